@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
-from meeple.interpreter import compile_sources
+from meeple.interpreter import RuleError, compile_sources
 from meeple.interpreter.core import inline, primitives
 
 RULES = """ruleset inline
@@ -167,3 +168,55 @@ def test_a_function_that_does_work_is_kept_by_its_arguments(monkeypatch):
     assert "KEPT_far" in prog.ns and "KEPT_bumped" not in prog.ns
     monkeypatch.setitem(primitives.PRIMITIVES, "abs", dataclasses.replace(primitives.PRIMITIVES["abs"], calls=False))
     assert "KEPT_far" not in program().ns
+
+
+UNUSED = """ruleset unused
+players 2..2
+kind Card { v: int }
+zone pile: Card
+deck cards into pile { Card(v: v) for v in 1..6 }
+var n: int = 0
+function pick(a: int, b: int): int = a
+function either(a: bool, b: int): int = if a then b else 0
+function flag(k: int): bool = k > 0 and k < 9
+function pass_on(a: int, b: int): int = pick(a, b + 1)
+function pass_div(a: int, b: int): int = pick(a, b / 2)
+function other(k: int): int = if k == 1 then 2 else 1
+function u_div(k: int): int = pick(1, 10 / k)
+function u_other(k: int): int = pick(1, other(k))
+function u_attr(c: Card): int = pick(1, c.v)
+function u_if(k: int): int = either(k > 0, k + 1)
+function u_index(k: int): int = either(k > 0, [1, 2][k])
+turn {
+  n = n + u_div(n) + u_other(n) + u_attr(top(pile)) + u_if(n) + u_index(0)
+}
+end when n > 10
+"""
+
+
+def test_a_call_written_in_place_evaluates_an_argument_its_body_may_not(monkeypatch):
+    # a call evaluates its arguments: one the body may leave unevaluated (never read, read
+    # in a branch of 'if' or on the right of 'and') is left out only where it cannot
+    # fail and counts nothing (core/inline.py: evaluated, harmless, must_evaluate);
+    # else the printers call the function
+    def prog():
+        src = SourceSet(base=parse(UNUSED, "unused.meeple"), sources={"unused.meeple": UNUSED})
+        return compile_sources(src).for_players(2)
+    p = prog()
+    facts, fs = p.facts, p.checked.functions
+    for fast in (False, True):
+        assert {n: facts.evaluated(n, fast) for n in ("pick", "either", "flag", "pass_on", "pass_div")} == {
+            "pick": {"a"}, "either": {"a"}, "flag": {"k"}, "pass_on": {"a"}, "pass_div": {"a", "b"}}
+        assert {n: facts.must_evaluate(fs[n].body, fast) for n in ("u_div", "u_other", "u_attr", "u_if", "u_index")} \
+            == {"u_div": [1], "u_other": [], "u_attr": [1], "u_if": [], "u_index": [1]}
+    assert facts.harmless(fs["other"].body) and not facts.harmless(fs["u_attr"].body)
+    for prefix in ("F_", "PF_"):   # the fast code, the straightforward code
+        assert {n for n in ("u_div", "u_other", "u_attr", "u_if", "u_index") if called(p.ns[prefix + n])} == {
+            "u_div", "u_attr", "u_index"}
+        assert p.ns[prefix + "u_div"](None, 5) == 1   # (R unread)
+        with pytest.raises(RuleError, match="division by zero"):   # (10 / k evaluated by the call)
+            p.ns[prefix + "u_div"](None, 0)
+    # the printers read the core's rule
+    monkeypatch.setattr(type(facts), "must_evaluate", lambda self, e, fast: [])
+    p = prog()
+    assert not any(called(p.ns[prefix + n]) for prefix in ("F_", "PF_") for n in ("u_div", "u_attr", "u_index"))

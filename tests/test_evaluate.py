@@ -31,6 +31,7 @@ from lockstep import kernel_plays_as_python, play_both, program_of
 from meeple.dsl import ast as ir
 from meeple.dsl.builtins import AGGREGATES, BUILTINS, CLOSURES, FORMS
 from meeple.interpreter import Budgets, RuleError
+from meeple.interpreter.compiler import codegen
 from meeple.interpreter.core import evaluate
 from meeple.interpreter.core.primitives import PRIMITIVES
 from test_builtins import COVER
@@ -236,6 +237,7 @@ function at(xs: list of int, i: int): int = xs[i] + xs[i]
 function worth(c: Card, k: int): int = c.value + c.value * k
 function tenth(n: int): int = 10 / n
 function pick(a: int, b: int): int = a
+function either(a: bool, b: int): int = if a then b else 4
 turn {
   x = STATEMENT
 }
@@ -255,12 +257,12 @@ def test_a_rule_error_is_walked_where_and_as_it_is_compiled(monkeypatch, stateme
     assert _raised(monkeypatch, "both", statement) == compiled
 
 
-def _raised(monkeypatch, mode: str, statement: str) -> tuple:
+def _raised(monkeypatch, mode: str, statement: str, budgets: Budgets | None = None) -> tuple:
     """The rule error a game of BROKEN raises at its first turn, its expressions compiled
     or walked (``mode``): its text, rule, place and hint."""
     monkeypatch.setattr(evaluate, "MODE", mode)
     with pytest.raises(RuleError) as e:
-        program_of(BROKEN.replace("STATEMENT", statement), "broken.meeple", native=False).new_game(2, 1)
+        program_of(BROKEN.replace("STATEMENT", statement), "broken.meeple", native=False, budgets=budgets).new_game(2, 1)
     return str(e.value), e.value.rule, e.value.span, e.value.hint
 
 
@@ -270,19 +272,67 @@ def test_an_error_in_a_function_the_compiled_code_writes_in_place_is_located_in_
     # from the turn (the same words and hint)
     compiled = _raised(monkeypatch, "", "tenth(size(pile))")
     walked = _raised(monkeypatch, "tree", "tenth(size(pile))")
-    assert compiled[0] == "in turn at broken.meeple:12:3: division by zero"
+    assert compiled[0] == "in turn at broken.meeple:13:3: division by zero"
     assert walked[0] == ("in function tenth at broken.meeple:9:31: division by zero "
-                         "(called from turn at broken.meeple:12:3)")
+                         "(called from turn at broken.meeple:13:3)")
     assert walked[3] == compiled[3] and walked[1] == "function tenth"
 
 
-def test_an_argument_a_function_written_in_place_never_uses_is_evaluated_walked(monkeypatch):
-    # a difference kept, to be resolved: the Python engines write 'pick' in place of its
-    # call and never evaluate its unused argument (a bigger function, called, would); the
-    # walk evaluates every argument of a call, as the kernel does (it falls back to Python
-    # there)
-    statement = "pick(4, 10 / size(pile))"
+# a call evaluates every argument (docs/language.md, 15.3), also where the Python code
+# writes the function's body in place (core/inline.py) and the body never evaluates the
+# argument ('pick'), or not always ('either'): the argument that may fail, or counts a
+# budget, is evaluated all the same (the call is made)
+UNUSED = [("pick(4, 10 / size(pile))", None, "in turn at broken.meeple:13:3: division by zero"),
+          ("either(false, [1, 2][size(pile) + 2])", None,
+           "in turn at broken.meeple:13:3: index 2 is outside a list of 2 elements"),
+          ("pick(4, worth(top(pile), 2))", None, "a value is missing (none)"),
+          ("pick(4, size(1..2000))", Budgets(work=1000), "'work' budget"),
+          ("either(size(pile) > 0, 3 * 1000000000000000000)", None, "'integer' budget")]
+
+
+@pytest.mark.parametrize("statement,budgets,error", UNUSED)
+def test_an_argument_a_function_written_in_place_never_uses_is_evaluated_by_every_engine(
+        monkeypatch, statement, budgets, error):
+    want = None
+    for optimize in (False, True):   # the straightforward code, the fast code (no second chance)
+        monkeypatch.setattr(codegen, "OPTIMIZE", optimize)
+        monkeypatch.setattr(codegen, "STRICT", optimize)
+        for mode in ("", "tree", "both"):
+            got = _raised(monkeypatch, mode, statement, budgets)
+            assert error in got[0] and got == (want or got)
+            want = got
+
+
+COUNTED = [("pick(4, size(1..50))", 50), ("either(true, 4)", 0), ("either(size(pile) > 0, size([3, 4] + [5]))", 3)]
+
+
+@pytest.mark.parametrize("statement,work", COUNTED)
+def test_an_unused_argument_counts_its_work_in_every_engine(monkeypatch, statement, work):
+    # the move's value and work, compiled (straightforward and fast code), walked, and
+    # both side by side (the value and the work of every evaluation compared)
+    for optimize in (False, True):
+        monkeypatch.setattr(codegen, "OPTIMIZE", optimize)
+        monkeypatch.setattr(codegen, "STRICT", optimize)
+        for mode in ("", "tree", "both"):
+            monkeypatch.setattr(evaluate, "MODE", mode)
+            prog = program_of(BROKEN.replace("STATEMENT", statement), "broken.meeple", native=False)
+            game = prog.new_game(2, 1)
+            assert game.over and game.state["vars"]["x"] == 4 and game.work_spent == work
+            assert mode != "both" or (prog.walk.differences == [] and prog.walk.compared > 0)
+
+
+@needs_kernel
+def test_an_argument_a_function_never_uses_is_evaluated_by_a_kernel(monkeypatch):
+    # the kernel calls each function (the C++ compiler may write it in place): the
+    # error is its own (it falls back to Python once, for the located error), and so is
+    # the work counted
     monkeypatch.setattr(evaluate, "MODE", "")
-    game = program_of(BROKEN.replace("STATEMENT", statement), "broken.meeple", native=False).new_game(2, 1)
-    assert game.over and game.state["vars"]["x"] == 4
-    assert _raised(monkeypatch, "tree", statement)[0] == "in turn at broken.meeple:12:3: division by zero"
+    for statement, _, error in UNUSED[:2]:
+        kernel = program_of(BROKEN.replace("STATEMENT", statement), "broken.meeple", native=True)
+        with pytest.raises(RuleError) as e:
+            kernel.new_game(2, 1)
+        assert str(e.value) == error and kernel.native_fallbacks == 1
+    statement, work = COUNTED[0]
+    kernel = program_of(BROKEN.replace("STATEMENT", statement), "broken.meeple", native=True)
+    game = kernel.new_game(2, 1)
+    assert game.over and game.state["vars"]["x"] == 4 and game.work_spent == work and kernel.native_fallbacks == 0

@@ -748,10 +748,14 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
                 args.append(self._unbound(self.expr, a, env, walrus=True))
             # (an argument that counts work is computed by the call, as the
             # straightforward code computes it: once, whether the body uses it or not;
-            # unless the statement form computed it before, see _s_operands)
+            # so is one that may fail where the body may leave it unevaluated: see
+            # core/inline.py, must_evaluate; unless the statement form computed it
+            # before, see _s_operands)
             simple = [self._simple_arg(a, text, env) for a, text in zip(e.args, args)]
-            if self._may_expand(f, simple) \
-                    and not any(id(a) not in self.pre and self.t.facts.counts_any(a) for a in e.args):
+            facts = self.t.facts
+            must = facts.must_evaluate(e, self.optimize)
+            if self._may_expand(f, simple) and not any(
+                    id(a) not in self.pre and (i in must or facts.counts_any(a)) for i, a in enumerate(e.args)):
                 return self._expanded(e, env, args, perms, simple, perm)
         else:
             args = []

@@ -31,7 +31,8 @@ rather than by each printer on its own.
   variables of one value, their values the same in every position (``state_reads``,
   ``reads_nothing``: pure.py);
 - the rule functions a printer writes in place of their calls, in the straightforward
-  and in the fast code (``inlined``: inline.py);
+  and in the fast code, and the arguments of such a call it must evaluate all the same
+  (``inlined``, ``must_evaluate``: inline.py);
 - which evaluations of an expression have the same value, an engine computing it once
   for two uses (``value_key``: once.py).
 

@@ -24,6 +24,15 @@ is counted where it is written. A body may be written so where
 
 ``inlined(fast)`` says which (``Inlined``); a printer reads it and writes the bodies.
 
+A call evaluates each of its arguments (docs/language.md, 15.3); a body written in place
+evaluates an argument only where it reads its parameter, so not at all where it never
+does or where it reads it only on some paths (a branch of ``if``, the right of ``and``
+or ``or``). Such a call is written in place only where each argument its body may leave
+unevaluated (``evaluated``: the parameters it evaluates every time) is ``harmless``:
+it cannot fail and counts nothing, so leaving it out changes nothing
+(``must_evaluate``: the others, for which the printer makes the call, unless it
+computed them before).
+
 Where the fast code writes an expression's loops out as statements (``lines`` in
 compiler/codegen.py), it may also write in place a body that loops or calls, its loops
 as statements too and their variables named apart (``spliceable``): a body of
@@ -39,6 +48,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ...dsl import ast as ir
+from ...dsl.builtins import CLOSURES
 from .primitives import PRIMITIVES
 
 # the nodes of a body that may be written in place: they bind no variables, so an
@@ -53,6 +63,10 @@ SPLICE_DEPTH = 3    # bodies the statement form writes in place in one another a
 _SPLICED = frozenset({"Comprehension", "Aggregate", "Call"})   # (a body without these: an expression)
 # a text that may be written twice (see simple_arg): letters, digits, spaces
 _PLAIN_TEXT = re.compile(r"[A-Za-z0-9_ ]*")
+# the nodes of a harmless expression (see Inline.harmless), the operators among them
+_HARMLESS = frozenset({"IntLit", "StrLit", "BoolLit", "NoneLit", "Var", "TypeRef", "ListLit", "TupleLit",
+                       "CondExpr", "UnOp", "BinOp", "Attr", "Call"})
+_HARMLESS_OPS = frozenset({"+", "-", "==", "!=", "and", "or", "<", "<=", ">", ">=", "in", "not in"})
 
 
 def plain_text(value: str) -> bool:
@@ -176,6 +190,80 @@ class Inline:
         if node == "Comprehension":
             return any(not self.counted(cl.iter) for cl in e.clauses)
         return False
+
+    def must_evaluate(self, e, fast: bool) -> list[int]:
+        """The arguments (their positions) of the call ``e`` of a function the
+        straightforward code (``fast=False``) or the fast code writes in place that its
+        body may leave unevaluated (see ``evaluated``) and that are not ``harmless``: a
+        printer writes the call in place only where it computed these before, else it
+        makes the call (which evaluates them)."""
+        params = self.c.functions[e.func].params
+        done = self.evaluated(e.func, fast)
+        return [i for i, (p, a) in enumerate(zip(params, e.args)) if p.name not in done and not self.harmless(a)]
+
+    def evaluated(self, name: str, fast: bool) -> frozenset[str]:
+        """The parameters of the rule function ``name`` that every evaluation of its body
+        evaluates, in the straightforward code (``fast=False``) or the fast code (at
+        least those: a loop's clauses but its first, a closure's walk, are not looked
+        into)."""
+        found = self.__dict__.setdefault("_evaluated", {})
+        key = (name, fast)
+        if key not in found:
+            found[key] = frozenset()   # (a guard: a function that calls itself)
+            fd = self.c.functions[name]
+            found[key] = frozenset(self._always(fd.body, fast)) & {p.name for p in fd.params}
+        return found[key]
+
+    def _always(self, e, fast: bool) -> set[str]:
+        """The names every evaluation of ``e`` reads (see ``evaluated``). A call of a rule
+        function evaluates its arguments, but those of a call written in place that its
+        body may leave unevaluated (a harmless one: see must_evaluate)."""
+        node = e.node
+        if node == "Var":
+            return {e.name}
+        if node == "BinOp" and e.op in ("and", "or"):
+            return self._always(e.left, fast)
+        if node == "CondExpr":
+            return self._always(e.cond, fast) | (self._always(e.then, fast) & self._always(e.other, fast))
+        if node in ("Comprehension", "Aggregate"):
+            first = (e if node == "Comprehension" else e.comp).clauses[0]
+            return set() if node == "Aggregate" and e.func in CLOSURES else self._always(first.iter, fast)
+        kids = ir.children(e)
+        if node == "Call" and e.func in self.inlined(fast).names:
+            done = self.evaluated(e.func, fast)
+            kids = [a for p, a in zip(self.c.functions[e.func].params, e.args) if p.name in done or not self.harmless(a)]
+        return set().union(*(self._always(x, fast) for x in kids))
+
+    def harmless(self, e) -> bool:
+        """Whether evaluating ``e`` cannot fail and counts nothing against the budgets:
+        literals, names, lists and tuples written out, ``if``, ``not``, a negation,
+        ``+`` and ``-`` of integers, comparisons (of integers, but ``==`` and ``!=``),
+        ``in`` a list, an enum's value, the number of players, a call of a rule function
+        whose body is harmless, of such parts. (Not a product, a quotient, an index, an
+        item's or a cell's attribute, which may be of none, nor any other call.)"""
+        c = self.c
+        for n in ir.walk(e):
+            node = n.node
+            if node not in _HARMLESS:
+                return False
+            if node == "BinOp" and (n.op not in _HARMLESS_OPS or self.counts_work(n) or (
+                    n.op in ("<", "<=", ">", ">=") and c.type_of(n.left).tag != "int") or (
+                    n.op in ("in", "not in") and c.type_of(n.right).tag != "list")):
+                return False
+            if node == "Attr" and not self.simple_arg(n):
+                return False
+            if node == "Call" and not (self.simple_arg(n) or self._harmless_function(n.func)):
+                return False
+        return True
+
+    def _harmless_function(self, name: str) -> bool:
+        """Whether a call of ``name`` is a call of a rule function whose body is
+        harmless (and counts no call: it cannot call itself)."""
+        found = self.__dict__.setdefault("_harmless", {})
+        if name not in found:
+            fd = self.c.functions.get(name)
+            found[name] = fd is not None and name not in self.counts_calls and self.harmless(fd.body)
+        return found[name]
 
     def _simple_name(self, n: str) -> bool:
         """Whether a name the program declares (or a built-in constant) is a simple
