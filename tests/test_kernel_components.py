@@ -173,3 +173,55 @@ def test_a_group_checked_again_points_its_points_at_it_only_where_one_moved():
     # (a walk carried on points the cells it found beyond the old ones, all where one moved)
     assert "for (size_t i_ = e.moved ? 0 : k0_; i_ < v_.size(); ++i_)" in body
     assert re.search(r"g_\.clean = false; g_\.moved = true;", source)
+
+
+def test_groups_and_liberties_are_checked_by_the_points_noted_as_changed():
+    # an unclean kept group or liberties list checks only the points noted as changed
+    # since it was checked (each entry notes the zones told to it, TOUCHED at most),
+    # where its points all point at it and it is of the state's lineage; else by the
+    # stamps of every point its walk or list read
+    source = kernel.Gen(kernel_go()).source()
+    n = kernel_components.TOUCHED
+    at = source.index("static bool uJ_stones(St& s, int32_t r_, Id uA_c, Id uA_k) {")
+    body = source[at:source.index("\n", at)]
+    assert f"if (!e.moved && e.lin == s.z.lin.id && e.nt <= {n} && e.v.size()) {{ for (uint32_t t_ = 0; " in body
+    assert re.search(r"bool was_ = T\d+\[z_\] == r_;", body)
+    assert "else if (!uV_stones(s, e.v, e.deps, uA_c, uA_k, &j_)) return false;" in body
+    at = source.index("__attribute__((noinline)) static List<Id> uK_liberties_slow(St& s")
+    body = source[at:source.index("\n", at)]
+    assert "if (uT_liberties(s, e, uA_g))" in body and "if (uT_liberties(s, e, e_g_))" in body
+    at = source.index("template <class E> static bool uT_liberties(St& s, E& e, const List<Id>& uA_g) {")
+    body = source[at:source.index("\n", at)]
+    assert (f"if (e.moved || e.lin != s.z.lin.id || e.nt > {n}) "
+            "return !(e.took && e.lin != s.z.lin.id) && uW_liberties(s, e.v, e.deps, uA_g);") in body
+    # (a cell taken out by the zones noted: another lineage makes the list again)
+    assert "e.took = true; return true; }" in body
+    # (both tables' touches note the zone, with no branch)
+    assert len(re.findall(rf"g_\.tz\[g_\.nt % \({n} \+ 1\)\] = \(Id\)z_; g_\.nt \+= g_\.nt <= {n};", source)) == 2
+
+
+@pytest.mark.parametrize("touched", [1, kernel_components.TOUCHED])
+def test_random_games_check_by_the_points_noted_as_the_reference_plays(touched, monkeypatch):
+    # random games, joins and captures, one game and a copy played on in turns (another
+    # lineage: the stamps checked): with one zone noted at most, most checks past it
+    # (by the stamps), with TOUCHED, most by the zones noted; every move as the reference
+    from meeple.interpreter.native import kernel_memo
+    monkeypatch.setattr(kernel_components, "TOUCHED", touched)
+    monkeypatch.setattr(kernel_memo, "TOUCHED", touched)
+    rules = interpreter.load("go", cache=False)
+    assert rules.use_native(report=False, kernel_only=True)
+    prog = rules.for_players(2)
+    assert f"e.nt <= {touched} && e.v.size()" in kernel.Gen(prog).source()
+    rnd = random.Random(11)
+    ref = build(**JOIN)
+    kern = KernelGame.adopt(Game(prog, json.loads(json.dumps(ref.state))))
+    pairs = [(kern, ref)]
+    for step in range(70):
+        if step == 20:
+            pairs.append((kern.copy(), ref.copy()))
+        for k, r in pairs:
+            moves = [m.notation for m in r.legal_moves()]
+            if r.over or not moves:
+                continue
+            step_both(k, r, step, rnd.choice([m for m in moves if m != "pass"] or moves))
+    assert prog.native_fallbacks == 0

@@ -44,6 +44,8 @@ from .kernel_lasting import (  # (_STATE: anything of the state but the zones)
 from .kernel_types import BOOL
 from .kernel_walks import CELL_ID
 
+# the zones an entry of a walk notes as changed since it was checked (``touches``)
+TOUCHED = 7
 # a read of a zone's items, and what follows its opening parenthesis
 _ZONE_READ = re.compile(r"\bs\.z\.(\w+)\(")
 
@@ -149,6 +151,36 @@ class ComponentChecks:
         made[name] = fn
         return fn
 
+    def component_touched(self, name: str, cell: str, var: str = "z_") -> str | None:
+        """For an entry ``e`` (index ``r_``) of the component function ``name``'s walks
+        (``component_extend``; ``cell``: the entry each cell points at): the C++ loop
+        that checks ``e`` by the zones noted as changed since it was last made or checked
+        (``touches``'s ``tz``), where its cells all point at it still (not ``moved``),
+        in the state's lineage, its walk found cells and no more than ``TOUCHED`` zones
+        were noted. Then every zone that changed, here, is among those noted (another
+        state's change may be too), and every one noted is read by the walk (it, or a
+        cell beside it, points at ``e``: a cell of the walk, whose related cells the
+        walk read); a zone is in the walk where its cell points at ``e`` (a cell pointed
+        at an entry is the walk's or its start, one of its cells). As ``component_recheck``
+        with ``j_``: ``return false`` where a cell of the walk fails COND, the cells
+        outside it that pass COND now added to ``j_`` (each once), the zones' stamps in
+        the deps left (a stamp that differs is checked again: the same result). The
+        test that the loop applies: ``ok_`` (C++ of ``e``, ``s``). None where the walk
+        is of another form."""
+        if self.component_extend(name) is None:
+            return None
+        fd = self.c.functions[name]
+        cl = fd.body.comp.clauses[0]
+        params = [(p.name, self.param_type(p)) for p in fd.params]
+        sc = {n: (ident("A", n), t) for n, t in params}
+        sc[cl.var] = (var, T("cell", self.ty(cl.iter.args[0]).arg))
+        cond = self.expr(fd.body.comp.cond, sc, BOOL)
+        if not own_zone_only(cond, var):
+            return None
+        return (f"for (uint32_t t_ = 0; t_ < e.nt; ++t_) {{ Id {var} = e.tz[t_]; {CELL_ID.format(var)}"
+                f"bool was_ = {cell}[{var}] == r_; if ((bool)({cond}) == was_) continue; if (was_) return false; "
+                f"if (std::find(j_.begin(), j_.end(), {var}) == j_.end()) j_.push_back({var}); }}")
+
     def filter_recheck(self, name: str) -> str | None:
         """``uW_name(s, v, deps, args...)`` for a rule function ``name`` whose lasting
         keep notes its zones and whose body is a list of cells filtered by COND
@@ -184,6 +216,56 @@ once, as it is checked: see the module's docstring). False where a cell's COND
             f"if (!out_) w_.push_back(x_); }} v_ = List<Id>(std::move(w_)); }} "
             f"for (Id g_ : gone_) p_[g_ + 1] = s.z.stamp[p_[g_]]; return true; }}"))
         return made[name]
+
+    def filter_touched(self, name: str) -> str | None:
+        """``uT_name(s, e, args...)`` for a rule function ``name`` rechecked by
+        ``filter_recheck``, ``e`` its entry (``_kept_hop``'s): where every cell of the
+        entry's parameter points at it still (not ``moved``), in the state's lineage, and
+        no more than ``TOUCHED`` zones were noted as changed since it was last made or
+        checked (``touches``'s ``tz``), those zones alone are checked (every zone that
+        changed here is among them; a zone noted that the list did not read, a cell of
+        the parameter, can only fail: the list is then made again, the same); else
+        ``filter_recheck`` with the deps. The same result and ``v`` as that: the cells
+        whose COND became false taken out, false where one became true. The stamps of the
+        zones checked are left: the list the same, a stamp that differs is checked again,
+        the same; a cell taken out, ``took`` is set (the entry's until its deps are read
+        again, made or carried on): a state of another lineage, whose cell may be as when
+        the list was made, its stamp the same, then makes the list again (this state's
+        cell changed: its stamp is not the one noted)."""
+        made = self.__dict__.setdefault("ftouched_made", {})
+        if name in made:
+            return made[name]
+        made[name] = None
+        check = self.filter_recheck(name)
+        fd = self.c.functions[name]
+        params = [(p.name, self.param_type(p)) for p in fd.params]
+        comp = _filter(fd.body, {n for n, _ in params}, lambda e: self.facts.call_kind(e) == "row")
+        if check is None or comp is None:
+            return None
+        sc = {n: (ident("A", n), t) for n, t in params}
+        var = self.fresh(comp.clauses[-1].var)
+        sc[comp.clauses[-1].var] = (var, self.ty(comp.elem))
+        cond = self.expr(comp.cond, sc, BOOL)
+        if not own_zone_only(cond, var):
+            return None
+        fn = ident("T", name)
+        names = "".join(f", {ident('A', n)}" for n, _ in params)
+        sig = (f"template <class E> static bool {fn}(St& s, E& e"
+               + "".join(f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")")
+        self.protos.append(sig + ";")
+        self.fns.append(
+            f"{sig} {{ if (e.moved || e.lin != s.z.lin.id || e.nt > {TOUCHED}) "
+            f"return !(e.took && e.lin != s.z.lin.id) && {check}(s, e.v, e.deps{names}); "
+            f"Id gone_[{TOUCHED}]; uint32_t ng_ = 0; for (uint32_t t_ = 0; t_ < e.nt; ++t_) {{ Id {var} = e.tz[t_]; "
+            f"{CELL_ID.format(var)}bool was_ = false; for (Id x_ : e.v) if (x_ == {var}) {{ was_ = true; break; }} "
+            f"bool now_ = (bool)({cond}); if (now_ == was_) continue; if (now_) return false; "
+            f"bool in_ = false; for (uint32_t k_ = 0; k_ < ng_; ++k_) in_ |= gone_[k_] == {var}; "
+            f"if (!in_) gone_[ng_++] = {var}; }} "
+            f"if (ng_ == 0) return true; Vec<Id> w_; w_.reserve(e.v.size()); for (Id x_ : e.v) {{ bool o_ = false; "
+            f"for (uint32_t k_ = 0; k_ < ng_; ++k_) o_ |= gone_[k_] == x_; if (!o_) w_.push_back(x_); }} "
+            f"e.v = List<Id>(std::move(w_)); e.took = true; return true; }}")
+        made[name] = fn
+        return fn
 
     def filter_hop(self, name: str) -> tuple[str, str] | None:
         """The relation and the parameter of a rule function ``name`` rechecked by
@@ -240,11 +322,13 @@ once, as it is checked: see the module's docstring). False where a cell's COND
         made[name] = fn
         return fn
 
-    def touches(self, key: tuple, rel: str, cells: str, entries: str) -> None:
+    def touches(self, key: tuple, rel: str, cells: str, entries: str, noted: bool = False) -> None:
         """Tells a change of a zone ``z`` (cxx/kernel_rt.hpp's ``ZONE_TOUCH``) to the entries
         that ``z`` and the cells related to ``z`` by ``rel`` point at (``cells[y]``, an
         index in the table ``entries``, -1: none), each made unclean; every entry, where
-        every zone changed."""
+        every zone changed. ``noted``: each entry also notes ``z`` (``TOUCHED`` of them in
+        ``tz``, ``nt`` their count, past ``TOUCHED`` where more, or every zone, changed:
+        ``component_touched``)."""
         rows = self.ns[f"REL_{rel}"]
         inv: list[list[int]] = [[z] for z in range(self.nz)]
         for y in range(min(len(rows), self.nz)):
@@ -255,12 +339,16 @@ once, as it is checked: see the module's docstring). False where a cell's COND
         for r in inv:
             at.append(at[-1] + len(r))
         ids = ", ".join(str(y) for r in inv for y in r) or "0"
+        every = f" g_.nt = {TOUCHED} + 1;" if noted else ""
+        # (no branch: the zones noted past TOUCHED, unread, are written over the first)
+        one = (f"{{ auto& g_ = {entries}[r_]; g_.clean = false; g_.tz[g_.nt % ({TOUCHED} + 1)] = (Id)z_; "
+               f"g_.nt += g_.nt <= {TOUCHED}; }}" if noted else f"{entries}[r_].clean = false;")
         self.tables.table(key + ("TOUCH",), lambda t: (
             f"static const int32_t {t}_at[{len(at)}] = {{{', '.join(map(str, at))}}}; "
             f"static const int32_t {t}_ids[{max(at[-1], 1)}] = {{{ids}}}; "
-            f"static void {t}(int z_) {{ if (z_ < 0 || z_ >= NZ) {{ for (auto& g_ : {entries}) g_.clean = false; return; }} "
+            f"static void {t}(int z_) {{ if (z_ < 0 || z_ >= NZ) {{ for (auto& g_ : {entries}) {{ g_.clean = false;{every} }} return; }} "
             f"for (int32_t k_ = {t}_at[z_]; k_ < {t}_at[z_ + 1]; ++k_) {{ int32_t r_ = {cells}[{t}_ids[k_]]; "
-            f"if (r_ >= 0) {entries}[r_].clean = false; }} }}"),
+            f"if (r_ >= 0) {one} }} }}"),
             lambda t: told(self, t))
 
     def _recheck(self, tag: str, name: str, params: list, cond_e, var_name: str, el: T, const: str,

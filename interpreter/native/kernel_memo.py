@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...dsl import ast as ir
 from .cxx_text import ident
-from .kernel_components import ComponentChecks
+from .kernel_components import TOUCHED, ComponentChecks
 from .kernel_early import total_over_cell
 from .kernel_elementwise import _SCALARS, ElementwiseKeeps
 from .kernel_lasting import LastingKeeps
@@ -411,8 +411,11 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
             return None
         key = ("KEPT", name)
         h, same, store = _by_keys(keys)
+        # (the zones changed since it was checked, noted: kernel_components.py's filter_touched)
+        touched = self.filter_touched(name)
         entry = (f"struct {{ uint64_t epoch = 0; {' '.join(k[0] for k in keys)} {rt} v; I work; I calls; "
-                 f"{LASTING_FIELDS}bool clean = false; uint64_t lin = 0; }}")
+                 f"{LASTING_FIELDS}bool clean = false; bool moved = false; bool took = false; uint32_t nt = 0; Id tz[{TOUCHED} + 1]; "
+                 f"uint64_t lin = 0; }}")
         # (an entry per cell, picked by the list's first cell: the lists of cells kept at
         # once, go's groups, have first cells of their own and are never each other's
         # neighbour in the table; another list by its hash, in 256 more)
@@ -421,9 +424,12 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
                                  lambda t: f"for (int i_ = 0; i_ < NZ; ++i_) {t}[i_] = -1;")
         point = self.tables.table(key + ("POINT",), lambda t: (
             f"static inline void {t}(Id x_, int32_t r_) {{ int32_t o_ = {cell}[x_]; if (o_ == r_) return; "
-            f"{cell}[x_] = r_; if (o_ >= 0) {table}[o_].clean = false; }}"))
-        self.touches(key, hop[0], cell, table)
-        seal = (f"e.clean = true; e.lin = s.z.lin.id; for (Id x_ : {ident('A', hop[1])}) "
+            f"{cell}[x_] = r_; if (o_ >= 0) {{ {table}[o_].clean = false; {table}[o_].moved = true; }} }}"))
+        self.touches(key, hop[0], cell, table, noted=True)
+        if touched:
+            names = [ident("A", p.name) for p in self.c.functions[name].params]
+            recheck = f"{touched}(s, e{''.join(', ' + a for a in names)})"
+        seal = (f"e.clean = true; e.moved = false; e.nt = 0; e.lin = s.z.lin.id; for (Id x_ : {ident('A', hop[1])}) "
                 f"if (x_ >= 0 && x_ < NZ) {point}(x_, (int32_t)i_);")
         hit = self._hit()
         g = ident("A", hop[1])
@@ -439,7 +445,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
                 f"if ({recheck}) {{ e.epoch = EPOCH; {seal} {hit} }} }} {grown}"
                 f"I w0_ = s.work, c0_ = s.calls; {rt} v_ = {rec}(s{args}); "
                 f"e.epoch = EPOCH; {store} e.v = v_; e.work = w0_ - s.work; e.calls = s.calls - c0_; "
-                f"e.deps = deps_read(); e.last = true; {seal} return v_; }}\n{fast}")
+                f"e.deps = deps_read(); {'e.took = false; ' if touched else ''}e.last = true; {seal} return v_; }}\n{fast}")
 
     def _grown(self, name: str, keys: list, g: str, seal: str) -> str:
         """In ``_kept_hop``'s entry ``e``: the C++ that serves a list ``g`` (the
@@ -454,8 +460,9 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
             return ""
         others = "".join(" && " + k[4] for k in keys if k[2] != g)
         names = [ident("A", p.name) for p in self.c.functions[name].params]
-        old_g = (f"{self.filter_recheck(name)}(s, e.v, e.deps"
-                 + "".join(", e_g_" if a == g else f", {a}" for a in names) + ")")
+        touched = self.filter_touched(name)
+        old_g = (f"{touched}(s, e" if touched else f"{self.filter_recheck(name)}(s, e.v, e.deps") \
+            + "".join(", e_g_" if a == g else f", {a}" for a in names) + ")"
         grown_args = "".join(", add_" if a == g else f", {a}" for a in names)
         field = next(k[1] for k in keys if k[2] == g)
         return (f"if (e.last{others} && {field}.size() && {field}.size() < {g}.size() "
@@ -463,7 +470,8 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
                 f"if ({old_g}) {{ ++KEPT_READS; W(s, e.work); s.calls += e.calls; if (s.calls > {self.b.calls}) bail(); "
                 f"const List<Id> add_ = List<Id>::of_n({g}.begin() + e_g_.size(), {g}.size() - e_g_.size()); "
                 f"I w0_ = s.work; List<Id> v_ = {ext}(s, e.v, e.deps{grown_args}); e.work += w0_ - s.work; "
-                f"e.epoch = EPOCH; {field} = {g}; e.v = v_; e.deps = deps_read(); {seal} return v_; }} }} ")
+                f"e.epoch = EPOCH; {field} = {g}; e.v = v_; e.deps = deps_read(); {'e.took = false; ' if touched else ''}"
+                f"{seal} return v_; }} }} ")
 
     def _bypass(self, name: str, fn: str, args: str) -> tuple[str, str, str]:
         """A keep of a step that is seldom read (othello's lines of every empty cell,
@@ -504,7 +512,8 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         values, work and calls as before: only which are checked changes)."""
         key = ("COMPONENT", name)
         same = "".join(f" && e.{q} == {a}" for q, a, _ in others)
-        entry = (f"struct {{ uint32_t refs = 0; bool clean = false; bool moved = false; uint64_t lin = 0; Id at = -1; "
+        entry = (f"struct {{ uint32_t refs = 0; bool clean = false; bool moved = false; uint32_t nt = 0; Id tz[{TOUCHED} + 1]; "
+                 f"uint64_t lin = 0; Id at = -1; "
                  f"{' '.join(f'{self.ct(t)} {q};' for q, _, t in others)} {rt} v; I work; I calls; List<uint64_t> deps; }}")
         pool = self.tables.table(key + ("POOL",), lambda t: f"static {entry} {t}[NZ + 2]; static int32_t {t}_free[NZ + 2]; "
                                  f"static int32_t {t}_n = 0;",
@@ -515,12 +524,12 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
             f"static inline void {t}(Id x_, int32_t r_) {{ int32_t o_ = {cell}[x_]; if (o_ == r_) return; "
             f"{cell}[x_] = r_; ++{pool}[r_].refs; if (o_ >= 0) {{ auto& g_ = {pool}[o_]; g_.clean = false; g_.moved = true; "
             f"if (--g_.refs == 0) {{ g_.v = {rt}(); g_.deps = List<uint64_t>(); {pool}_free[{pool}_n++] = o_; }} }} }}"))
-        self.touches(key, self.c.functions[name].body.comp.clauses[0].iter.func, cell, pool)
+        self.touches(key, self.c.functions[name].body.comp.clauses[0].iter.func, cell, pool, noted=True)
         store = " ".join(f"m_.{q} = {a};" for q, a, _ in others)
         hit = self._hit()
         # (an unclean entry checked again: uJ_name where the walk may be carried on
         # from the cells that joined it, else its recheck alone)
-        again = self._rejoin(name, recheck, args, pool, point)
+        again = self._rejoin(name, recheck, args, pool, point, cell)
         # (a clean entry read in the caller: the rest a call of its own)
         fast = (f"{_inline(sig)} {{ if ((uint32_t){start} < (uint32_t)NZ) {{ int32_t r_ = {cell}[{start}]; "
                 f"if (r_ >= 0) {{ auto& e = {pool}[r_]; if (e.clean && e.lin == s.z.lin.id{same}) {hit} }} }} "
@@ -531,10 +540,10 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
                 f"I w0_ = s.work, c0_ = s.calls; {rt} v_ = {rec}(s{args}); "
                 f"int32_t n_ = {pool}_free[--{pool}_n]; auto& m_ = {pool}[n_]; {store} m_.v = v_; m_.at = {start}; "
                 f"m_.work = w0_ - s.work; m_.calls = s.calls - c0_; m_.deps = deps_read(); "
-                f"m_.clean = true; m_.moved = false; m_.lin = s.z.lin.id; "
+                f"m_.clean = true; m_.moved = false; m_.nt = 0; m_.lin = s.z.lin.id; "
                 f"for (Id x_ : v_) if (x_ >= 0 && x_ < NZ) {point}(x_, n_); {point}({start}, n_); return v_; }}\n{fast}")
 
-    def _rejoin(self, name: str, recheck: str, args: str, pool: str, point: str) -> str:
+    def _rejoin(self, name: str, recheck: str, args: str, pool: str, point: str, cell: str) -> str:
         """The C++ test of ``_walks``' entry ``r_`` (unclean), true where it holds now,
         made clean and its cells pointed at it (each, where one moved): its recheck by
         membership, or, where the walk may be carried on (kernel_components.py,
@@ -543,18 +552,23 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         old value), the work of the cells found counted into the entry's, and points
         the cells found at the entry."""
         ext = self.component_extend(name)
-        renew = (f"e.clean = true; e.lin = s.z.lin.id; if (e.moved) {{ e.moved = false; for (Id x_ : e.v) "
+        renew = (f"e.clean = true; e.nt = 0; e.lin = s.z.lin.id; if (e.moved) {{ e.moved = false; for (Id x_ : e.v) "
                  f"if (x_ >= 0 && x_ < NZ) {point}(x_, r_); {point}(e.at, r_); }}")
         if ext is None or not recheck.endswith(", nullptr)"):
             return f"({recheck} && [&]() {{ {renew} return true; }}())"
         fn = ident("J", name)
         head = f"static bool {fn}(St& s, int32_t r_{args_params(self, name)})"
         self.protos.append(head + ";")
+        # (the zones noted as changed checked alone, where they tell: component_touched)
+        touched = self.component_touched(name, cell)
+        full = f"!{recheck[:-len(', nullptr)')]}, &j_)"
+        check = (f"if (!e.moved && e.lin == s.z.lin.id && e.nt <= {TOUCHED} && e.v.size()) {{ {touched} }} "
+                 f"else if ({full}) return false; " if touched else f"if ({full}) return false; ")
         self.fns.append(
             f"{head} {{ auto& e = {pool}[r_]; Vec<Id> j_; "
-            f"if (!{recheck[:-len(', nullptr)')]}, &j_)) return false; if (j_.empty()) {{ {renew} return true; }} "
+            f"{check}if (j_.empty()) {{ {renew} return true; }} "
             f"I w_ = 0; const size_t k0_ = e.v.size(); List<Id> v_ = {ext}(s, e.v, e.deps, j_, w_{args}); "
-            f"e.work += w_; e.v = v_; e.deps = deps_read(); e.clean = true; e.lin = s.z.lin.id; "
+            f"e.work += w_; e.v = v_; e.deps = deps_read(); e.clean = true; e.nt = 0; e.lin = s.z.lin.id; "
             f"for (size_t i_ = e.moved ? 0 : k0_; i_ < v_.size(); ++i_) if (v_[i_] >= 0 && v_[i_] < NZ) "
             f"{point}(v_[i_], r_); e.moved = false; {point}(e.at, r_); return true; }}")
         return f"{fn}(s, r_{args})"
