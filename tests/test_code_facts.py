@@ -15,7 +15,6 @@ import pytest
 from meeple.dsl.load import bundled_names
 from meeple.interpreter import load
 from meeple.interpreter.compiler import codegen, codegen_base, codegen_text, compile_functions
-from meeple.interpreter.core import primitives
 from meeple.interpreter.compiler.codegen_base import (
     Code,
     in_parens,
@@ -28,10 +27,10 @@ from meeple.interpreter.compiler.codegen_base import (
 from meeple.interpreter.compiler.codegen_lines import (
     BREAK,
     ELSE,
-    FOR,
-    IF,
     EMPTY,
+    FOR,
     HOLDS,
+    IF,
     MARKED_TABLES,
     TABLES,
     TOP,
@@ -44,6 +43,7 @@ from meeple.interpreter.compiler.codegen_lines import (
     table_read,
     top_read,
 )
+from meeple.interpreter.core import primitives
 
 
 def _name(node: ast.expr) -> str | None:
