@@ -364,11 +364,14 @@ class _Fuser:
         i, _, fx = self.ins(s.loop.stmts[0])
         if not isinstance(i, ops.Move) or i.face != ops.AS_PLACE or i.unsure or i.many:
             return None
-        if not (i.what.node == "Var" and i.what.name == var and self.same_zone(i.to, var)):
-            return None
+        # (both written first, in this order, whatever is decided: one not written in
+        # place is named then, see ``name``, and the names after it numbered from it)
+        _, to = self.call(fx["what"]), self.call(fx["to"])
         if not (self.in_place(fx["what"]) and self.in_place(fx["to"])):
             return None
-        return self.call(fx["to"])
+        if not (i.what.node == "Var" and i.what.name == var and self.same_zone(i.to, var)):
+            return None
+        return to
 
     def same_zone(self, e, var: str) -> bool:
         """Whether the zone expression ``e`` (of the IR, in a Move instruction) names the
