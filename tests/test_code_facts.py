@@ -13,6 +13,7 @@ from types import SimpleNamespace
 
 import pytest
 from meeple.dsl.load import bundled_names
+from meeple.dsl.types import T
 from meeple.interpreter import load
 from meeple.interpreter.compiler import codegen, codegen_base, codegen_text, compile_functions
 from meeple.interpreter.compiler.codegen_base import (
@@ -44,6 +45,7 @@ from meeple.interpreter.compiler.codegen_lines import (
     top_read,
 )
 from meeple.interpreter.core import primitives
+from meeple.interpreter.native import kernel
 
 
 def _name(node: ast.expr) -> str | None:
@@ -299,3 +301,11 @@ def test_the_same_value_is_told_by_what_the_printer_said():
     # a table's name may be a list that each evaluation makes; a plain str is no value told
     assert not same_value(Code("CONST_c", "table"), Code("CONST_c", "table"))
     assert not same_value("(v_x + 1)", "(v_x + 1)")
+
+
+def test_the_kernel_orders_options_as_their_type_says():
+    # (Proc.by_value: options put in order by value alone, ``ordered``, which the
+    # kernel's none-first options read from the type, not from the text of the order)
+    for t in (T("int"), T("cell"), T("str"), T("item"), T("list", T("item")), T("list", T("int"))):
+        assert kernel.Proc.order(t, "v_", "who_").startswith("ordered(") == kernel.Proc.by_value(t), t
+    assert kernel.Proc.by_value(T("cell")) and not kernel.Proc.by_value(T("item"))
