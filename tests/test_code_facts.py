@@ -9,9 +9,11 @@ import ast
 import copy
 import pickle
 from collections import Counter
+from types import SimpleNamespace
 
 import pytest
 from meeple.dsl.load import bundled_names
+from meeple.dsl.types import T
 from meeple.interpreter import load
 from meeple.interpreter.compiler import codegen, codegen_base, codegen_text, compile_functions
 from meeple.interpreter.compiler.codegen_base import (
@@ -26,17 +28,24 @@ from meeple.interpreter.compiler.codegen_base import (
 from meeple.interpreter.compiler.codegen_lines import (
     BREAK,
     ELSE,
+    EMPTY,
     FOR,
+    HOLDS,
     IF,
+    MARKED_TABLES,
     TABLES,
+    TOP,
     Line,
     Plan,
     keyed_read,
-    marked_form,
     plain,
     render,
+    step_lines,
     table_read,
+    top_read,
 )
+from meeple.interpreter.core import primitives
+from meeple.interpreter.native import kernel
 
 
 def _name(node: ast.expr) -> str | None:
@@ -211,7 +220,7 @@ def test_every_read_of_r_is_said(monkeypatch):
 
 def test_marks_are_read_and_written():
     # (a marked text parses into its reads, and is written out as Python, or as a plan says)
-    top = marked_form("(R.zones[{0}] or _NO_ITEM)[-1]").format(marked_form("(not R.zones[{0}])").format("v_z"))
+    top = top_read(TOP, top_read(EMPTY, "v_z"))
     text = f"{keyed_read('ivars', 'hp')}[{keyed_read(None, 'i')}] + {top} + len({table_read('zones')}[0]) + COMP"
     assert len(text) == len(plain(text))   # (each mark as long as what it stands for)
     assert plain(text) == "R.ivars['hp'][L['i']] + (R.zones[(not R.zones[v_z])] or _NO_ITEM)[-1] + len(R.zones[0]) + COMP"
@@ -220,7 +229,52 @@ def test_marks_are_read_and_written():
         ("ivars", "hp", False), (None, "i", False), ("zones", None, True), ("zones", None, True), ("zones", None, False)]
     plan = Plan({"zones": "z_"}, {("ivars", "hp"): "ivk_hp"}, tops=True)
     assert line.render(plan) == "    ivk_hp[L['i']] + T_[(T_[v_z] is None)] + len(z_[0]) + COMP"
-    assert marked_form("(R.facing[{0}] >= 0)") == f"({table_read('facing')}[{{0}}] >= 0)"
+    assert "({R.facing}[{0}] >= 0)".format("v", R=MARKED_TABLES) == f"({table_read('facing')}[v] >= 0)"
+
+
+def test_the_forms_say_their_reads_of_r():
+    # (a built-in's Python form names R's tables as fields, {R.zones}, and a zone's top
+    # or emptiness by its kind: written plain, or marked, the same Python; the marked
+    # text parses into the read the kind says)
+    assert set(primitives.FORM_TABLES) <= set(TABLES)
+    assert vars(primitives.PyCall.tables) == {t: f"R.{t}" for t in primitives.FORM_TABLES}
+    assert {t: plain(m) for t, m in vars(MARKED_TABLES).items()} == vars(primitives.PyCall.tables)
+    plain_call = primitives.PyCall(None, SimpleNamespace(func="top"), ["v_z"])
+    shapes = {TOP: ast.Subscript, HOLDS: ast.UnaryOp, EMPTY: ast.UnaryOp}
+    for kind in primitives.ZONE_TOPS:
+        text = plain_call.zone_top(kind)
+        assert plain(top_read(kind, "v_z")) == text
+        node = ast.parse(text, mode="eval").body
+        assert isinstance(node, shapes[kind]) and "R.zones[v_z]" in ast.unparse(node), (kind, text)
+        assert isinstance(node, ast.Subscript) or isinstance(node.op, ast.Not)
+        (read,) = Line(0, top_read(kind, "v_z")).parts
+        assert (read.table, read.top, read.inner) == ("zones", kind, ["v_z"])
+        assert Line(0, top_read(kind, "v_z")).render(Plan({}, {}, tops=False)) == text
+    assert plain_call.fill("len({R.zones}[{0}])") == "len(R.zones[v_z])"
+
+
+@pytest.mark.parametrize("kind", [*primitives.PRIMITIVES, "list"])
+def test_a_loop_step_says_its_blocks(kind):
+    # (an aggregate's loop step, core/primitives.py StepLine: each line's depth and kind
+    # as Python's parser reads its lines, written in a loop; a step that leaves the loop
+    # says so)
+    step = codegen_base._LOOPS[kind].step
+    if not step:
+        return
+    loop = primitives.PyLoop(None, kind, "r_", "e_")
+    lines = step_lines(1, step, loop)
+    assert [line.depth - 1 for line in lines] == [s.depth for s in step]
+    assert [line.kind for line in lines] == [s.kind for s in step]
+    tree = ast.parse("for x in xs:\n" + "\n".join(render(lines)))
+    first: dict = {}   # the statement each line starts with
+    for node in ast.walk(tree):
+        if isinstance(node, ast.stmt) and node.lineno > 1 and (
+                node.lineno not in first or node.col_offset < first[node.lineno].col_offset):
+            first[node.lineno] = node
+    found = [(n.col_offset // 4 - 1, IF if isinstance(n, ast.If) and n.body[0].lineno > n.lineno
+              else BREAK if isinstance(n, ast.Break) else None) for _, n in sorted(first.items())]
+    assert found == [(s.depth, s.kind) for s in step], kind
+    assert codegen_base._LOOPS[kind].step_breaks == any(isinstance(n, ast.Break) for n in ast.walk(tree))
 
 
 def test_wrappers_keep_what_a_text_is():
@@ -247,3 +301,11 @@ def test_the_same_value_is_told_by_what_the_printer_said():
     # a table's name may be a list that each evaluation makes; a plain str is no value told
     assert not same_value(Code("CONST_c", "table"), Code("CONST_c", "table"))
     assert not same_value("(v_x + 1)", "(v_x + 1)")
+
+
+def test_the_kernel_orders_options_as_their_type_says():
+    # (Proc.by_value: options put in order by value alone, ``ordered``, which the
+    # kernel's none-first options read from the type, not from the text of the order)
+    for t in (T("int"), T("cell"), T("str"), T("item"), T("list", T("item")), T("list", T("int"))):
+        assert kernel.Proc.order(t, "v_", "who_").startswith("ordered(") == kernel.Proc.by_value(t), t
+    assert kernel.Proc.by_value(T("cell")) and not kernel.Proc.by_value(T("item"))

@@ -40,7 +40,7 @@ from .codegen_base import (
 )
 from .codegen_calls import CodeCalls
 from .codegen_keys import ValueKeys
-from .codegen_lines import COMP, Line, keyed_read, marked_form, render, written_len
+from .codegen_lines import COMP, MARKED_TABLES, Line, keyed_read, render, top_read, written_len
 from .codegen_ranges import Bounds
 from .codegen_statements import StatementForm
 from .codegen_static import StaticCells
@@ -75,8 +75,12 @@ class _Call(PyCall):
     """A built-in's call, its reads of R's tables marked while the statement form is
     printed (see codegen_lines)."""
 
-    def fill(self, text: str) -> str:
-        return super().fill(marked_form(text) if self.cg.marking else text)
+    @property
+    def tables(self):
+        return MARKED_TABLES if self.cg.marking else PyCall.tables
+
+    def zone_top(self, kind: str) -> str:
+        return top_read(kind, self.a[0]) if self.cg.marking else super().zone_top(kind)
 
 
 class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):

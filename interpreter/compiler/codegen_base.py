@@ -8,7 +8,7 @@ from itertools import count
 from typing import TYPE_CHECKING, Any
 
 from ..core.inline import plain_text
-from ..core.primitives import PRIMITIVES, Primitive
+from ..core.primitives import PRIMITIVES, Primitive, StepLine
 from .codegen_lines import keyed_read, table_read
 
 CMP = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
@@ -224,7 +224,7 @@ class _Loop:
 # a comprehension ("list") or an aggregate as a loop of statements (see
 # ExprCompiler._s_loop): the value before the loop, the lines adding an element, the line
 # after the loop (an aggregate's are in interpreter/core/primitives.py)
-_LOOPS = {"list": Primitive("", "", step_start="[]", step="{r}.append({el})", calls=False), **PRIMITIVES}
+_LOOPS = {"list": Primitive("", "", step_start="[]", step=(StepLine("{r}.append({el})"),), calls=False), **PRIMITIVES}
 
 
 def _before(pre: str, text: str) -> str:

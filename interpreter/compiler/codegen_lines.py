@@ -21,22 +21,35 @@ which are written out before they leave the printer; the code of a table that th
 printer makes as it goes is written out first (``plain``: codegen_static)."""
 from __future__ import annotations
 
-from functools import lru_cache
+from types import SimpleNamespace
+
+from ..core.primitives import (
+    BREAK as BREAK,  # (a Line's kind too)
+    EMPTY,
+    FORM_TABLES,
+    HOLDS,
+    IF,
+    TOP,
+    ZONE_TOPS,
+    StepLine,
+)
 
 # the blocks a line of the statement form opens (``Line.kind``): a ``for`` loop, an
 # ``if`` (its condition ends the line: ``if c:``) or ``else`` branch; and a ``break``,
-# which leaves the loop around it
-FOR, IF, ELSE, BREAK = "for", "if", "else", "break"
+# which leaves the loop around it (IF and BREAK as an aggregate's loop step says them:
+# core/primitives.py StepLine)
+FOR, ELSE = "for", "else"
 _PAD = "    "
 
 
 # the marks (see the module's doc)
 TABLE, SHUT, KEYED, KEY_SHUT, LOCAL, TOP_SHUT, COMP = "\x01", "\x02", "\x03", "\x04", "\x05", "\x06", "\x07"
-# the tables of R whose reads are marked
+# the tables of R whose reads are marked (those the forms of core/primitives.py read too)
 TABLES = ("zones", "loc", "facing", "ivars", "vars", "pvars", "work")
-# a zone's top item, whether it holds items, whether it is empty: their mark, the text
-# before the zone read and after its index (the Python forms of core/primitives.py)
-TOPS = {"\x08": ("(", " or _NO_ITEM)[-1]"), "\x0e": ("(not not ", ")"), "\x0f": ("(not ", ")")}
+# a zone's top item, whether it holds items, whether it is empty (core/primitives.py
+# ZONE_TOPS): their marks
+TOPS = {"\x08": TOP, "\x0e": HOLDS, "\x0f": EMPTY}
+_TOP_MARK = {kind: mark for mark, kind in TOPS.items()}
 _OPENS = (TABLE, KEYED, LOCAL, COMP, *TOPS)
 
 
@@ -45,28 +58,27 @@ def table_read(t: str) -> str:
     return f"{TABLE}{t}{SHUT}"
 
 
+# the tables the forms of core/primitives.py read, marked (as PyCall.tables)
+MARKED_TABLES = SimpleNamespace(**{t: table_read(t) for t in FORM_TABLES})
+
+
 def keyed_read(t: str | None, key: str) -> str:
     """The marked text of ``R.t[key]`` (a variable by its name: ``key`` a name) or, for
     t None, of the procedure's local ``L[key]``."""
     return f"{LOCAL}[{key!r}{KEY_SHUT}" if t is None else f"{KEYED}{t}{SHUT}[{key!r}{KEY_SHUT}"
 
 
-@lru_cache(maxsize=256)
-def marked_form(form: str) -> str:
-    """A Python form of core/primitives.py (a built-in's text, its arguments ``{0}``...)
-    with its reads of R's tables marked: one of TOPS as a whole, else each ``R.t``."""
-    for mark, (head, tail) in TOPS.items():
-        if form == f"{head}R.zones[{{0}}]{tail}":
-            return f"{mark}{head[1:]}{table_read('zones')}[{{0}}{TOP_SHUT}{tail}"
-    for t in TABLES:
-        form = form.replace(f"R.{t}", table_read(t))
-    return form
+def top_read(kind: str, index: str) -> str:
+    """The marked text of a zone's top item, or whether it holds items, or is empty
+    (``kind``, core/primitives.py ZONE_TOPS), the zone ``index``."""
+    head, tail = ZONE_TOPS[kind]
+    return f"{_TOP_MARK[kind]}{head[1:]}{table_read('zones')}[{index}{TOP_SHUT}{tail}"
 
 
 class Read:
     """A read of R's tables in a line (see the module's doc): ``table`` (one of TABLES;
     None for a procedure's local), ``key`` (a variable's name, for a read by its name),
-    ``top`` (the mark of a zone's top or emptiness, TOPS; its index ``inner``)."""
+    ``top`` (a zone's top or emptiness: which, a key of ZONE_TOPS; its index ``inner``)."""
 
     __slots__ = ("table", "key", "top", "inner")
 
@@ -85,9 +97,9 @@ class Read:
         if self.top is not None:
             index = write(self.inner, plan)
             if plan is not None and plan.tops:
-                return {"(": f"T_[{index}]", "(not not ": f"(T_[{index}] is not None)",
-                        "(not ": f"(T_[{index}] is None)"}[TOPS[self.top][0]]
-            head, tail = TOPS[self.top]
+                return {TOP: f"T_[{index}]", HOLDS: f"(T_[{index}] is not None)",
+                        EMPTY: f"(T_[{index}] is None)"}[self.top]
+            head, tail = ZONE_TOPS[self.top]
             return f"{head}{_table(plan, 'zones')}[{index}]{tail}"
         if self.key is not None:
             name = plan.keyed.get((self.table, self.key)) if plan is not None else None
@@ -131,12 +143,12 @@ def _parse(text: str, i: int, stop: str) -> tuple[list, int]:
         if mark == COMP:
             continue
         if mark in TOPS:  # (the rest of its head, the zone read, its index)
-            head = TOPS[mark][0][1:] + table_read("zones") + "["
+            head, tail = ZONE_TOPS[TOPS[mark]]
+            head = head[1:] + table_read("zones") + "["
             assert text.startswith(head, i), text
             inner, i = _parse(text, i + len(head), TOP_SHUT)
-            tail = TOPS[mark][1]
             assert text.startswith(tail, i + 1), text
-            parts.append(Read("zones", top=mark, inner=inner))
+            parts.append(Read("zones", top=TOPS[mark], inner=inner))
             i += 1 + len(tail)
             continue
         table = None
@@ -224,18 +236,11 @@ def else_line(ind: str | int) -> Line:
     return Line(ind, "else:", ELSE)
 
 
-def form_lines(ind: str, form: str, text: str) -> list[Line]:
-    """The lines of a step of the core's statement forms (``step`` of
-    core/primitives.py: lines nested by four spaces, ``if c:`` opening a block,
-    ``break`` leaving the loop) as ``form`` lays them out, their texts ``text`` (the
-    form filled in: the same lines)."""
-    out = []
-    for shape, filled in zip(form.split("\n"), text.split("\n"), strict=True):
-        body = shape.lstrip(" ")
-        kind = BREAK if body == "break" else IF if body.startswith("if ") and body.endswith(":") else None
-        pad = len(shape) - len(body)
-        out.append(Line(len(ind) // len(_PAD) + pad // len(_PAD), filled[pad:], kind))
-    return out
+def step_lines(ind: str | int, step: tuple[StepLine, ...], loop) -> list[Line]:
+    """The lines of an aggregate's loop step (``Primitive.step``) at ``ind``, each
+    line's text filled by ``loop`` (a PyLoop), its depth and kind as the step says."""
+    depth = ind if isinstance(ind, int) else len(ind) // len(_PAD)
+    return [Line(depth + line.depth, loop.fill(line.text), line.kind) for line in step]
 
 
 def render(lines: list[Line], plan: Plan | None = None) -> list[str]:

@@ -9,7 +9,7 @@ from ...dsl import ast as ir
 from ...dsl.builtins import CLOSURES
 from ...dsl.check import walks_edges
 from ..core.inline import SPLICE_DEPTH
-from ..core.primitives import PyLoop, emit
+from ..core.primitives import PyLoop
 from .codegen_base import (
     _AVAIL_MAX,
     _LOOPS,
@@ -24,7 +24,7 @@ from .codegen_base import (
     negated,
     same_value,
 )
-from .codegen_lines import BREAK, COMP, Line, else_line, for_line, form_lines, if_line, table_read
+from .codegen_lines import BREAK, COMP, Line, else_line, for_line, if_line, step_lines, table_read
 
 _WORK = table_read("work")  # (the statement form is printed with its reads marked: codegen_lines)
 
@@ -615,14 +615,13 @@ class StatementForm(CompilerPart):
             out.append(Line(ind, f"{w.res} = [{el} {head}{'' if cond is None else ' if ' + cond}]"))
             w.heads = []
         else:
-            form = _LOOPS[kind].step
-            out.extend(form_lines(w.cur, form, emit(form, PyLoop(self, kind, w.res, el))))
+            out.extend(step_lines(w.cur, _LOOPS[kind].step, PyLoop(self, kind, w.res, el)))
 
     def _s_around(self, w: _Written, loop: _Loop, out: list[Line], ind: str) -> None:
         """The lines around the loop: leaving every loop at a 'break', the value's first
         value before, the calls kept for the loop's turns, the value's last step after."""
         step = _LOOPS[w.kind]
-        if "break" in step.step:  # 'break' leaves every loop
+        if step.step_breaks:  # 'break' leaves every loop
             for _start, at in reversed(w.heads[1:]):
                 out.extend([else_line(at), Line(at + "    ", "continue"), Line(at, "break", BREAK)])
         if w.heads:

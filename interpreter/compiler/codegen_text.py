@@ -7,7 +7,7 @@ text. What a rule function reads of the state is the core's (core/pure.py); whet
 fast code reads R the printer notes where it writes it (ExprCompiler.wrote_r)."""
 from __future__ import annotations
 
-from .codegen_lines import BREAK, ELSE, FOR, IF, TOPS, Line, Plan
+from .codegen_lines import BREAK, ELSE, FOR, IF, TOP, Line, Plan
 
 # the parts of R read through a local name in the statement form (see localize): the
 # state's tables, never rebound while an expression runs (no expression changes the
@@ -113,7 +113,7 @@ _TOPS_MARGIN = 4
 def tabulate_tops(out: list[Line], value: Line, zones: int, size) -> bool:
     """Whether the statement form of a whole expression (``out``, then its value
     ``value``) reads the zones' top items and emptiness (``(R.zones[x] or
-    _NO_ITEM)[-1]``, ``(not not R.zones[x])``, ``(not R.zones[x])``, the forms of TOPS)
+    _NO_ITEM)[-1]``, ``(not not R.zones[x])``, ``(not R.zones[x])``: core/primitives.py ZONE_TOPS)
     from a table of every zone's top ``T_`` made before the statements (_TOPS_LINE): the
     same values, in the same order (an index out of the zones fails the same way), no
     work counted either way. Not where it would not pay, by a static estimate: the
@@ -127,7 +127,7 @@ def tabulate_tops(out: list[Line], value: Line, zones: int, size) -> bool:
         more = _TURNS_GUESS if row.comp else 1
         for read in row.reads():
             if read.top is not None:
-                saved += n * more * (_TOP_SAVES if TOPS[read.top][0] == "(" else _EMPTY_SAVES)
+                saved += n * more * (_TOP_SAVES if read.top == TOP else _EMPTY_SAVES)
     return saved >= _TOPS_MARGIN * zones
 
 

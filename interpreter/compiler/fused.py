@@ -181,11 +181,16 @@ class _Fuser:
     # ------------------------------------------------------------ writing
     def call(self, fn) -> str:
         """A compiled expression's value: its text written in place where it is the
-        straightforward code of an expression (a pure-Python program), else a call."""
-        text = self.prog._texts.get(id(fn))
-        if text is not None and text[0] is fn and self.prog._native is None:
-            return f"({text[1]})"
+        straightforward code of an expression (``in_place``), else a call."""
+        if self.in_place(fn):
+            return f"({self.prog._texts[id(fn)][1]})"
         return f"{self.name(fn)}(R, L)"
+
+    def in_place(self, fn) -> bool:
+        """Whether a compiled expression is written in place: it is the straightforward
+        code of an expression, in a pure-Python program."""
+        text = self.prog._texts.get(id(fn))
+        return text is not None and text[0] is fn and self.prog._native is None
 
     def name(self, fn) -> str:
         """A new name of a compiled function in the program's namespace, one per place
@@ -359,8 +364,10 @@ class _Fuser:
         i, _, fx = self.ins(s.loop.stmts[0])
         if not isinstance(i, ops.Move) or i.face != ops.AS_PLACE or i.unsure or i.many:
             return None
-        what, to = self.call(fx["what"]), self.call(fx["to"])
-        if what != f"(L[{var!r}])" or not to.startswith("("):   # (not written in place)
+        # (both written first, in this order, whatever is decided: one not written in
+        # place is named then, see ``name``, and the names after it numbered from it)
+        _, to = self.call(fx["what"]), self.call(fx["to"])
+        if not (self.in_place(fx["what"]) and self.in_place(fx["to"])):
             return None
         if not (i.what.node == "Var" and i.what.name == var and self.same_zone(i.to, var)):
             return None

@@ -13,7 +13,8 @@ its entry of the language reference); tests/test_builtins.py checks that both ta
 the same built-ins and that every engine implements each one.
 
 A form is a text with the arguments' texts as ``{0}``, ``{1}`` (in C++, ``{i0}``: the
-argument as an int), or a function of the call (``PyCall``, ``CxxCall``) for what a text
+argument as an int; in Python, a table of the runtime R read as ``{R.zones}``), or a
+function of the call (``PyCall``, ``CxxCall``) for what a text
 cannot say; ``by_arity`` and ``by_list`` choose among forms. A native form raises
 ``NotNative`` where the kernel does not cover a use (``KERNEL_GAPS`` lists them, and the
 program then runs in Python, saying why: see kernel.py)."""
@@ -22,6 +23,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from string import Formatter
+from types import SimpleNamespace
+from typing import NamedTuple
 
 from ...dsl.types import T, type_code
 from ..play import helpers
@@ -48,8 +51,21 @@ class NotNative(Exception):
     """A use of a built-in the kernel does not cover (``str(e)`` says what)."""
 
 
+# the tables of the runtime R a Python form reads, each as the field ``{R.t}`` (PyCall.fill
+# writes it; the fast code's printer marks it: codegen.ExprCompiler)
+FORM_TABLES = ("zones", "facing")
+# a zone's top item, whether a zone holds items, whether it is empty (PyCall.zone_top):
+# the text before the zone's read and after its index. The fast code may read them from
+# a table of every zone's top instead (codegen_text.tabulate_tops)
+TOP, HOLDS, EMPTY = "top", "holds", "empty"
+ZONE_TOPS = {TOP: ("(", " or _NO_ITEM)[-1]"), HOLDS: ("(not not ", ")"), EMPTY: ("(not ", ")")}
+
+
 class PyCall:
-    """A call being compiled to Python: the compiler, the call, its arguments' texts."""
+    """A call being compiled to Python: the compiler, the call, its arguments' texts.
+    ``tables``: the text of each of R's tables a form reads (FORM_TABLES)."""
+
+    tables = SimpleNamespace(**{t: f"R.{t}" for t in FORM_TABLES})
 
     def __init__(self, cg, e, args: list[str]):
         self.cg, self.e, self.a = cg, e, args
@@ -63,7 +79,13 @@ class PyCall:
         return bool(self.e.args) and self.ty(0).tag == "list"
 
     def fill(self, text: str) -> str:
-        return text.format(*self.a)
+        return text.format(*self.a, R=self.tables)
+
+    def zone_top(self, kind: str) -> str:
+        """A zone's top item, whether it holds items or is empty (ZONE_TOPS), the zone
+        the first argument."""
+        head, tail = ZONE_TOPS[kind]
+        return self.fill(f"{head}{{R.zones}}[{{0}}]{tail}")
 
 
 class CxxCall:
@@ -155,6 +177,26 @@ def by_list(on_list: Form, on_zone: Form) -> Callable:
 Span = tuple[int, int]   # the least and the most an integer may be
 
 
+# what a line of an aggregate's loop step does besides its text (``StepLine.kind``):
+# opens a block (``if c:``, its lines one deeper), or leaves every loop (``break``)
+IF, BREAK = "if", "break"
+
+
+class StepLine(NamedTuple):
+    """A line of an aggregate's loop step (``Primitive.step``): its text (``{r}`` the
+    name of the aggregate's value, ``{el}`` the element's text), how many blocks of the
+    step are around it, and what it does besides (IF, BREAK, or None)."""
+    text: str
+    depth: int = 0
+    kind: str | None = None
+
+
+def _decided(cond: str, value: str) -> tuple[StepLine, ...]:
+    """any, all: where an element meets ``cond``, the value is ``value``, and the loops
+    stop."""
+    return StepLine(f"if {cond}:", 0, IF), StepLine(f"{{r}} = {value}", 1), StepLine("break", 1, BREAK)
+
+
 @dataclass(frozen=True)
 class Primitive:
     python: Form        # the reference meaning: the Python text of a call
@@ -162,10 +204,10 @@ class Primitive:
     over: str = ""      # an aggregate's Python text over a comprehension: {el} {loops}
     cxx_over: Form = ""  # an aggregate's C++ text over a comprehension (a CxxOver's)
     # an aggregate as a loop of statements (the fast code, a PyLoop's): its value before
-    # the loop, the lines that add an element (a 'break' leaves every loop), the line
-    # after the loop
+    # the loop, the lines that add an element (StepLines; a BREAK leaves every loop),
+    # the line after the loop
     step_start: str = ""
-    step: str = ""
+    step: tuple[StepLine, ...] = ()
     step_end: str = ""
     # the least and the most its value may be, whatever the state, from its integer
     # arguments' (each a Span or None) and the number of players; None: not known
@@ -186,6 +228,12 @@ class Primitive:
     # whether its Python form gives R to a helper (which may count work: the fast code
     # then counts the work budget on R itself, see codegen_text.localize)
     gives_r: bool = False
+
+    @property
+    def step_breaks(self) -> bool:
+        """Whether its loop step leaves the loop (a BREAK line): the loops stop at the
+        first element that decides."""
+        return any(line.kind == BREAK for line in self.step)
 
     def calls_with(self, n: int) -> bool:
         """Whether its Python form calls a function, given ``n`` arguments."""
@@ -216,8 +264,8 @@ def _two(f) -> Callable:
 # ------------------------------------------------------------------ forms of their own
 def _py_occupied(call: PyCall) -> str:
     if call.cg.optimize:  # a list's truth, without a call of len
-        return call.fill("(not not {0})" if call.list0 else "(not not R.zones[{0}])")
-    return call.fill("(len({0}) > 0)" if call.list0 else "(len(R.zones[{0}]) > 0)")
+        return call.fill("(not not {0})") if call.list0 else call.zone_top(HOLDS)
+    return call.fill("(len({0}) > 0)" if call.list0 else "(len({R.zones}[{0}]) > 0)")
 
 
 def _py_sort(call: PyCall) -> str:
@@ -352,26 +400,27 @@ def _over_list(fn: str) -> Callable:
 def _extreme(less: str, f: str) -> dict:
     """min, max as a loop: as Python's min() keeps the first of equal elements, and
     compares 'element < smallest so far'; no element: the error of min([])."""
-    return {"step_start": "_NOT_YET", "step": f"m_ = {{el}}\nif {{r}} is _NOT_YET or m_ {less} {{r}}: {{r}} = m_",
+    return {"step_start": "_NOT_YET",
+            "step": (StepLine("m_ = {el}"), StepLine(f"if {{r}} is _NOT_YET or m_ {less} {{r}}: {{r}} = m_")),
             "step_end": f"if {{r}} is _NOT_YET: _{f}([])"}
 
 
 # ------------------------------------------------------------------ the table
 PRIMITIVES: dict[str, Primitive] = {
-    "top": Primitive(by_arity("(R.zones[{0}] or _NO_ITEM)[-1]", "_topn(R.zones[{0}], {1})"),
+    "top": Primitive(by_arity(lambda call: call.zone_top(TOP), "_topn({R.zones}[{0}], {1})"),
                      by_arity("s.z.top({0})", "s.z.topn({0}, nn({i1}))"), calls=(False, True), reads_r=True),
-    "bottom": Primitive("_bottom(R.zones[{0}])", "s.z.bottom({0})", calls=True, reads_r=True),
-    "items": Primitive("list(R.zones[{0}])", "s.z.items({0})", calls=True, reads_r=True),
-    "size": Primitive(by_list("len({0})", "len(R.zones[{0}])"), by_list("((I)({0}).size())", "s.z.size({0})"), calls=True, reads_r="place"),
-    "len": Primitive(by_list("len({0})", "len(R.zones[{0}])"), by_list("((I)({0}).size())", "s.z.size({0})"), calls=True, reads_r="place"),
-    "empty": Primitive(by_list("(not {0})", "(not R.zones[{0}])"), by_list("({0}).empty()", "(s.z.size({0}) == 0)"), calls=False, reads_r="place"),
+    "bottom": Primitive("_bottom({R.zones}[{0}])", "s.z.bottom({0})", calls=True, reads_r=True),
+    "items": Primitive("list({R.zones}[{0}])", "s.z.items({0})", calls=True, reads_r=True),
+    "size": Primitive(by_list("len({0})", "len({R.zones}[{0}])"), by_list("((I)({0}).size())", "s.z.size({0})"), calls=True, reads_r="place"),
+    "len": Primitive(by_list("len({0})", "len({R.zones}[{0}])"), by_list("((I)({0}).size())", "s.z.size({0})"), calls=True, reads_r="place"),
+    "empty": Primitive(by_list("(not {0})", lambda call: call.zone_top(EMPTY)), by_list("({0}).empty()", "(s.z.size({0}) == 0)"), calls=False, reads_r="place"),
     "occupied": Primitive(_py_occupied, by_list("(!({0}).empty())", "(s.z.size({0}) > 0)"), calls=False, reads_r="place"),
     "cells": Primitive(lambda call: call.cg.table_name(f"BOARD_{call.ty(0).arg}"), _cxx_cells, calls=False),
     "cell_of": Primitive(lambda call: f"_cell_of(R, {call.a[0]}, BOARDSET_{call.ty(1).arg})", _cxx_cell_of, calls=True, reads_r=True, gives_r=True),
     # an edges board's tables (compile.py: _edge_tables); across reads the edges' items
     "edge": Primitive(lambda call: f"EDGE_{call.ty(0).arg}.get(({call.a[1]}, {call.a[2]}))", _cxx_edge, calls=True),
     "across": Primitive(_py_across, _cxx_across, calls=True, reads_r=True, gives_r=True),
-    "face_down": Primitive("(R.facing[{0}] >= 0)", "face_down(s, {0})", calls=False, reads_r=True),
+    "face_down": Primitive("({R.facing}[{0}] >= 0)", "face_down(s, {0})", calls=False, reads_r=True),
     # (Runtime.sees_item; the C++ sees(...) is the same rule)
     "knows": Primitive("_knows(R, {0}, {1})", "sees(s, nn({1}), nn({0}))", calls=True, reads_r=True, gives_r=True),
     "abs": Primitive("abs({0})", "iabs({i0})", span=_abs_span, calls=True),
@@ -382,17 +431,17 @@ PRIMITIVES: dict[str, Primitive] = {
                      over="_max([{el} {loops}])", cxx_over=_over_list("lmax"), span=_two(max),
                      **_extreme(">", "max"), calls=True),
     "sum": Primitive("sum({0})", "isum({0})", over="sum([{el} {loops}])", cxx_over=_over_sum,
-                     step_start="0", step="{r} += {el}", calls=True),
+                     step_start="0", step=(StepLine("{r} += {el}"),), calls=True),
     "count": Primitive("len({0})", "((I)({0}).size())", over="len([1 {loops}])", cxx_over=_over_count,
-                       step_start="0", step="{r} += 1", calls=True),
+                       step_start="0", step=(StepLine("{r} += 1"),), calls=True),
     "any": Primitive("any({0})", "lany({0})", over="any({el} {loops})", cxx_over=_over_any_all("any"),
-                     step_start="False", step="if {el}:\n    {r} = True\n    break", calls=True),
+                     step_start="False", step=_decided("{el}", "True"), calls=True),
     "all": Primitive("all({0})", "lall({0})", over="all({el} {loops})", cxx_over=_over_any_all("all"),
-                     step_start="True", step="if not {el}:\n    {r} = False\n    break", calls=True),
+                     step_start="True", step=_decided("not {el}", "False"), calls=True),
     "first": Primitive("_first({0})", _cxx_end("first"), over="next(({el} {loops}), None)",
-                       cxx_over=_over_first, step_start="None", step="{r} = {el}\nbreak", calls=True),
+                       cxx_over=_over_first, step_start="None", step=(StepLine("{r} = {el}"), StepLine("break", 0, BREAK)), calls=True),
     "last": Primitive("_last({0})", _cxx_end("last"), over="_last([{el} {loops}])", cxx_over=_over_last,
-                      step_start="None", step="{r} = {el}", calls=True),
+                      step_start="None", step=(StepLine("{r} = {el}"),), calls=True),
     "subsets": Primitive("_subsets({0})", "subsets({0})", calls=True),
     # (enum values are ids in declaration order: in C++ they sort as Python sorts them)
     "sort": Primitive(_py_sort, "sorted({0})", calls=True),

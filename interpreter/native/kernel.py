@@ -1045,11 +1045,15 @@ class Proc(ChanceStatements):
         """A decision's options (the vector ``v``, or the list where ``listed``: itself
         where already in order) in their order for seat ``who``."""
         v = v if listed else f"std::move({v})"
-        if el.tag == "item":
-            return f"ordered_items(s, {v}, {who})"
-        if el.tag == "list" and el.arg.tag == "item":
-            return f"ordered_item_lists(s, {v}, {who})"
-        return f"ordered({v})"
+        if Proc.by_value(el):
+            return f"ordered({v})"
+        return f"ordered_items(s, {v}, {who})" if el.tag == "item" else f"ordered_item_lists(s, {v}, {who})"
+
+    @staticmethod
+    def by_value(el: T) -> bool:
+        """Whether options of type ``el`` are put in order by their values alone
+        (``ordered``), not as a seat sees items (``order``)."""
+        return el.tag != "item" and not (el.tag == "list" and el.arg.tag == "item")
 
     def _options(self, s) -> tuple[str, T]:
         t = self.gen.ty(s.options)
@@ -1142,7 +1146,7 @@ class Proc(ChanceStatements):
                     f"List<{ce}> o_ = {order}; std::vector<{ce}> w_; w_.reserve(o_.size() + {len(alone)}); "
                     f"w_.insert(w_.end(), {len(alone)}, none_of<{ce}>()); w_.insert(w_.end(), o_.begin(), o_.end()); "
                     f"s.opts.{o} = List<{ce}>(std::move(w_));")
-        if alone is not None and order.startswith("ordered("):
+        if alone is not None and self.by_value(el):
             return (f"Vec<{ce}> w_(all_.size() + 1); {ce}* q_ = w_.data(); *q_++ = none_of<{ce}>(); "
                     f"for (const {ce}& x_ : all_) if (!is_none(x_)) *q_++ = x_; "
                     f"w_.resize((size_t)(q_ - w_.data())); s.opts.{o} = none_then_ordered(std::move(w_));")

@@ -492,7 +492,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
                 f"else {rate}.idle = 0; {rate}.made = {rate}.found = 0; }} ")
 
     def _walks(self, name: str, sig: str, fn: str, rec: str, start: str, args: str, others: list, rt: str,
-               recheck: str) -> str:
+               check: str) -> str:
         """The body of ``uC_name`` for a component keep rechecked by its cells'
         membership (kernel_components.py): one entry per walk (a pool of ``NZ + 2``), each
         cell the walk found and its start pointing at it (``CELL``, -1: none), an entry
@@ -529,7 +529,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         hit = self._hit()
         # (an unclean entry checked again: uJ_name where the walk may be carried on
         # from the cells that joined it, else its recheck alone)
-        again = self._rejoin(name, recheck, args, pool, point, cell)
+        again = self._rejoin(name, check, args, pool, point, cell)
         # (a clean entry read in the caller: the rest a call of its own)
         fast = (f"{_inline(sig)} {{ if ((uint32_t){start} < (uint32_t)NZ) {{ int32_t r_ = {cell}[{start}]; "
                 f"if (r_ >= 0) {{ auto& e = {pool}[r_]; if (e.clean && e.lin == s.z.lin.id{same}) {hit} }} }} "
@@ -543,10 +543,10 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
                 f"m_.clean = true; m_.moved = false; m_.nt = 0; m_.lin = s.z.lin.id; "
                 f"for (Id x_ : v_) if (x_ >= 0 && x_ < NZ) {point}(x_, n_); {point}({start}, n_); return v_; }}\n{fast}")
 
-    def _rejoin(self, name: str, recheck: str, args: str, pool: str, point: str, cell: str) -> str:
+    def _rejoin(self, name: str, check: str, args: str, pool: str, point: str, cell: str) -> str:
         """The C++ test of ``_walks``' entry ``r_`` (unclean), true where it holds now,
         made clean and its cells pointed at it (each, where one moved): its recheck by
-        membership, or, where the walk may be carried on (kernel_components.py,
+        membership (``check``: the name of the keep's ``component_recheck``), or, where the walk may be carried on (kernel_components.py,
         ``component_extend``), a call of ``uJ_name(s, r_, args...)``, which carries the
         walk on from the cells that joined it (every other zone changed giving COND its
         old value), the work of the cells found counted into the entry's, and points
@@ -554,19 +554,19 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         ext = self.component_extend(name)
         renew = (f"e.clean = true; e.nt = 0; e.lin = s.z.lin.id; if (e.moved) {{ e.moved = false; for (Id x_ : e.v) "
                  f"if (x_ >= 0 && x_ < NZ) {point}(x_, r_); {point}(e.at, r_); }}")
-        if ext is None or not recheck.endswith(", nullptr)"):
-            return f"({recheck} && [&]() {{ {renew} return true; }}())"
+        if ext is None:
+            return f"({check}(s, e.v, e.deps{args}, nullptr) && [&]() {{ {renew} return true; }}())"
         fn = ident("J", name)
         head = f"static bool {fn}(St& s, int32_t r_{args_params(self, name)})"
         self.protos.append(head + ";")
         # (the zones noted as changed checked alone, where they tell: component_touched)
         touched = self.component_touched(name, cell)
-        full = f"!{recheck[:-len(', nullptr)')]}, &j_)"
-        check = (f"if (!e.moved && e.lin == s.z.lin.id && e.nt <= {TOUCHED} && e.v.size()) {{ {touched} }} "
-                 f"else if ({full}) return false; " if touched else f"if ({full}) return false; ")
+        full = f"!{check}(s, e.v, e.deps{args}, &j_)"
+        test = (f"if (!e.moved && e.lin == s.z.lin.id && e.nt <= {TOUCHED} && e.v.size()) {{ {touched} }} "
+                f"else if ({full}) return false; " if touched else f"if ({full}) return false; ")
         self.fns.append(
             f"{head} {{ auto& e = {pool}[r_]; Vec<Id> j_; "
-            f"{check}if (j_.empty()) {{ {renew} return true; }} "
+            f"{test}if (j_.empty()) {{ {renew} return true; }} "
             f"I w_ = 0; const size_t k0_ = e.v.size(); List<Id> v_ = {ext}(s, e.v, e.deps, j_, w_{args}); "
             f"e.work += w_; e.v = v_; e.deps = deps_read(); e.clean = true; e.nt = 0; e.lin = s.z.lin.id; "
             f"for (size_t i_ = e.moved ? 0 : k0_; i_ < v_.size(); ++i_) if (v_[i_] >= 0 && v_[i_] < NZ) "
@@ -594,7 +594,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         check = self.component_recheck(name) if noted else None   # (kernel_components.py)
         recheck = f"{check}(s, e.v, e.deps{args}, nullptr)" if check else ""
         if check and rec:
-            self.fns.append(self._walks(name, sig, fn, rec, start, args, others, rt, recheck))
+            self.fns.append(self._walks(name, sig, fn, rec, start, args, others, rt, check))
             return ident("C", name)
         entry = (f"struct {{ uint64_t epoch = 0; {' '.join(f'{self.ct(t)} {q};' for q, _, t in others)} "
                  f"{rt} v; I work; I calls; {LASTING_FIELDS if rec else ''}}}")
