@@ -348,8 +348,8 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         for n, t in params:
             a = ident("A", n)
             keys.append((f"{self.ct(t)} {ident('Q', n)};", f"e.{ident('Q', n)}", a,
-                         f"(uint64_t)(uintptr_t){a}.p" if t.tag == "list" else f"(uint64_t){a}",
-                         f"e.{ident('Q', n)}.p == {a}.p" if t.tag == "list" else f"e.{ident('Q', n)} == {a}"))
+                         f"{a}.ident()" if t.tag == "list" else f"(uint64_t){a}",
+                         f"e.{ident('Q', n)}.same({a})" if t.tag == "list" else f"e.{ident('Q', n)} == {a}"))
         h, same, store = _by_keys(keys)
         rec = self.lasting(name)   # (kernel_lasting.py)
         # (a list of cells filtered, its cells whose zones changed taken out: kernel_components.py)
@@ -521,7 +521,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         table = self.tables.table(key, lambda t: f"static {entry} {t}[NZ > 0 ? NZ : 1];")
         # (a lasting entry found fresh: so are those of the other cells of its walk)
         renew = (f"for (Id x_ : e.v) {{ if (x_ < 0 || x_ >= NZ) continue; auto& m_ = {table}[x_]; "
-                 f"if (m_.v.p == e.v.p) m_.epoch = EPOCH; }} e.epoch = EPOCH;")
+                 f"if (m_.v.shares(e.v)) m_.epoch = EPOCH; }} e.epoch = EPOCH;")
         deps = (" m_.deps = d_;" if noted else "") + (" m_.last = true;" if rec else "")
         self.fns.append(
             f"{sig} {{ if ({start} < 0 || {start} >= NZ) return {fn}(s{args}); auto& e = {table}[{start}]; "
