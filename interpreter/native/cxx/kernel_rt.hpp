@@ -466,59 +466,76 @@ struct HashIndex {
         }
     }
 };
-// The word of a list's handle that holds its elements where they are few (List::HANDLE),
-// for numbers, ids and bools; none for other lists (lists of lists, of texts).
-template <class S, bool ON>
-struct ListWord {
-    union {
-        uint64_t all = 0;   // (the bytes after the elements 0: equal lists, equal words)
-        S at[8 / sizeof(S)];
-    };
-};
+// The header of a list (List::Rep): its count of holders, its hash, its elements
+// (bools kept as bytes: std::vector<bool> has no data()).
 template <class S>
-struct ListWord<S, false> {};
-template <class T>
-struct List {
-    // (bools kept as bytes: std::vector<bool> has no data())
-    typedef typename std::conditional<std::is_same<T, bool>::value, uint8_t, T>::type S;
-    // A list of at most HANDLE numbers, ids or bools (8 bytes of them: a move of two
-    // cells) keeps them in its handle itself (``w``), with no header: made, copied and
-    // dropped as two words, where a header from the free list was made, counted and
-    // given back (the options of a decision, made at every decision). ``p`` then holds
-    // their count (1..HANDLE: no header is at so low an address).
-    static constexpr uint32_t HANDLE = std::is_arithmetic<S>::value ? 8 / sizeof(S) : 0;
-    // A longer list of at most INLINE of them (three cells, two ints) keeps them in its
-    // header (``inl``), with no buffer of its own: one allocation, from the free list of
-    // 64 bytes, where a vector's buffer made two.
+struct ListRep {
+    // A list of at most INLINE numbers, ids or bools past its handle's (three cells, two
+    // ints) keeps them in its header (``inl``), with no buffer of its own: one
+    // allocation, from the free list of 64 bytes, where a vector's buffer made two.
     static constexpr size_t INLINE_BYTES = 16;
     static constexpr uint32_t INLINE = std::is_arithmetic<S>::value ? INLINE_BYTES / sizeof(S) : 0;
-    struct Rep {
-        int32_t rc = 1;
-        uint32_t h = 0;  // (its elements' hash once asked for, else 0: see hash)
-        uint32_t n = 0;  // (its size)
-        S* d = nullptr;  // (its elements: v's buffer, or inl)
-        Vec<S> v;        // (empty where its elements are inline)
-        alignas(8) unsigned char inl[INLINE_BYTES];
-        bool inline_() const { return (const void*)d == (const void*)inl; }
-        // (a list of what cannot be inline, lists of lists among them, keeps in inl an
-        // index of its first elements by their hashes once ``contains`` asked for one,
-        // null before: its elements are never changed, append only adds more)
-        Rep() {
-            if constexpr (INLINE == 0) std::memset(inl, 0, sizeof inl);
-        }
-        explicit Rep(int32_t count) : Rep() { rc = count; }   // (NONE_REP's)
-        ~Rep() {
-            if constexpr (INLINE == 0) delete index();
-        }
-        Rep(const Rep&) = delete;
-        HashIndex*& index() { return *reinterpret_cast<HashIndex**>(inl); }
-        // (lists are made and dropped at every turn of a rule's loops: their headers
-        // come from a free list; the GIL keeps one thread in a kernel at a time)
-        static void* operator new(size_t size) { return pool::take(size); }
-        static void operator delete(void* p, size_t size) { pool::give(p, size); }
+    int32_t rc = 1;
+    uint32_t h = 0;  // (its elements' hash once asked for, else 0: see hash)
+    uint32_t n = 0;  // (its size)
+    S* d = nullptr;  // (its elements: v's buffer, or inl)
+    Vec<S> v;        // (empty where its elements are inline)
+    alignas(8) unsigned char inl[INLINE_BYTES];
+    bool inline_() const { return (const void*)d == (const void*)inl; }
+    // (a list of what cannot be inline, lists of lists among them, keeps in inl an
+    // index of its first elements by their hashes once ``contains`` asked for one,
+    // null before: its elements are never changed, append only adds more)
+    ListRep() {
+        if constexpr (INLINE == 0) std::memset(inl, 0, sizeof inl);
+    }
+    explicit ListRep(int32_t count) : ListRep() { rc = count; }   // (NONE_REP's)
+    ~ListRep() {
+        if constexpr (INLINE == 0) delete index();
+    }
+    ListRep(const ListRep&) = delete;
+    HashIndex*& index() { return *reinterpret_cast<HashIndex**>(inl); }
+    // (lists are made and dropped at every turn of a rule's loops: their headers
+    // come from a free list; the GIL keeps one thread in a kernel at a time)
+    static void* operator new(size_t size) { return pool::take(size); }
+    static void operator delete(void* p, size_t size) { pool::give(p, size); }
+};
+// A list's handle: its header (p), or for a list of at most 8 bytes of numbers, ids or
+// bools (a move of two cells, a step of one number) its elements themselves (``at``, in
+// p's bytes), with no header: made, copied and dropped as 12 or 16 bytes, where a header
+// from the free list was made, counted and given back (the options of a decision, made
+// at every decision). k: its size, whichever holds them (so a size is read with no
+// branch; more than HANDLE: p is the header; 0: empty, or none where p is NONE_REP). Ids
+// and bools: 12 bytes aligned to 4 (a state's list of cells takes 4 bytes more, not 8);
+// 8-byte numbers: 16 (one of them); lists of texts and of lists: p alone.
+template <class S, int W = std::is_arithmetic<S>::value ? (sizeof(S) <= 4 ? 4 : 8) : 0>
+struct ListHandle {
+    static constexpr uint32_t HANDLE = 0;
+    static constexpr uint32_t k = 0;
+    ListRep<S>* p = nullptr;
+};
+#define MK_LIST_HANDLE(W)                                                                        \
+    template <class S>                                                                           \
+    struct ListHandle<S, W> {                                                                    \
+        static constexpr uint32_t HANDLE = 8 / sizeof(S);                                        \
+        union {                                                                                  \
+            ListRep<S>* p = nullptr;                                                             \
+            S at[HANDLE];                                                                        \
+            uint64_t all;   /* (the bytes after the elements 0: equal lists, equal words) */    \
+        };                                                                                       \
+        uint32_t k = 0;                                                                          \
     };
-    Rep* p = nullptr;  // nullptr: the empty list; 1..HANDLE: the count of w's elements
-    [[no_unique_address]] ListWord<S, (HANDLE > 0)> w;
+#pragma pack(push, 4)
+MK_LIST_HANDLE(4)
+#pragma pack(pop)
+MK_LIST_HANDLE(8)
+#undef MK_LIST_HANDLE
+template <class T>
+struct List {
+    typedef typename std::conditional<std::is_same<T, bool>::value, uint8_t, T>::type S;
+    typedef ListRep<S> Rep;
+    static constexpr uint32_t HANDLE = ListHandle<S>::HANDLE;
+    static constexpr uint32_t INLINE = Rep::INLINE;
+    ListHandle<S> h;
     // none as a list (the move without an object of ``choose xs from ... or "pass"``):
     // a header of no element that no other list has, shared (its count never reaches 0)
     static inline Rep NONE_REP{1 << 30};
@@ -526,27 +543,35 @@ struct List {
     List() {}
     static List none() {
         List l;
-        l.p = &NONE_REP;
-        ++NONE_REP.rc;
+        l.h.p = &NONE_REP;
+        if constexpr (HANDLE == 0) ++NONE_REP.rc;   // (else none is counted by no holder)
         return l;
     }
-    bool is_none() const { return p == &NONE_REP; }
-    // its elements are in its handle (none: in a header)
-    bool in_handle() const { return (uintptr_t)p - 1 < (uintptr_t)HANDLE; }
-    // it has a header (p is one)
-    bool has_rep() const { return (uintptr_t)p > (uintptr_t)HANDLE; }
+    bool is_none() const { return !h.k && h.p == &NONE_REP; }
+    // its elements are in its handle
+    bool in_handle() const { return h.k - 1 < HANDLE; }
+    // it has a header that counts its holders
+    bool has_rep() const {
+        if constexpr (HANDLE > 0) return h.k > HANDLE;
+        return h.p != nullptr;
+    }
+    // its header (none's too), or nullptr
+    Rep* rep() const { return h.k - 1 < HANDLE ? nullptr : h.p; }
+    // no element and not none
+    bool bare() const { return !h.k && !h.p; }
     template <class A>
     explicit List(std::vector<T, A>&& v) {
         size_t k = v.size();
         if (k == 0) return;
         if constexpr (HANDLE > 0) {
             if (k <= HANDLE) {
-                for (size_t i = 0; i < k; ++i) w.at[i] = (S)v[i];
-                p = reinterpret_cast<Rep*>((uintptr_t)k);
+                for (size_t i = 0; i < k; ++i) h.at[i] = (S)v[i];
+                h.k = (uint32_t)k;
                 return;
             }
         }
-        p = make(std::move(v));
+        h.p = make(std::move(v));
+        if constexpr (HANDLE > 0) h.k = (uint32_t)k;
     }
     // a list of these elements (a list written in the rules, [a, b]): inline where they fit
     static List of(std::initializer_list<T> xs) { return of_n(xs.begin(), xs.size()); }
@@ -556,13 +581,13 @@ struct List {
         if (k == 0) return l;
         if constexpr (HANDLE > 0) {
             if (k <= HANDLE) {
-                for (size_t i = 0; i < k; ++i) l.w.at[i] = (S)xs[i];
-                l.p = reinterpret_cast<Rep*>((uintptr_t)k);
+                for (size_t i = 0; i < k; ++i) l.h.at[i] = (S)xs[i];
+                l.h.k = (uint32_t)k;
                 return l;
             }
         }
         if (k > UINT32_MAX) bail();
-        Rep* r = l.p = new Rep;
+        Rep* r = l.h.p = new Rep;
         if (k <= INLINE) {
             r->d = reinterpret_cast<S*>(r->inl);
             for (size_t i = 0; i < k; ++i) r->d[i] = (S)xs[i];
@@ -571,59 +596,58 @@ struct List {
             r->d = r->v.data();
         }
         r->n = (uint32_t)k;
+        if constexpr (HANDLE > 0) l.h.k = (uint32_t)k;
         return l;
     }
-    List(const List& o) : p(o.p), w(o.w) {
-        if (has_rep()) ++p->rc;
+    List(const List& o) : h(o.h) {
+        if (has_rep()) ++h.p->rc;
     }
-    List(List&& o) noexcept : p(o.p), w(o.w) { o.p = nullptr; }
+    List(List&& o) noexcept : h(o.h) { o.clear(); }
     ~List() { drop(); }
     List& operator=(const List& o) {
-        Rep* q = o.p;
-        auto x = o.w;
-        if (o.has_rep()) ++q->rc;
+        ListHandle<S> x = o.h;
+        if (o.has_rep()) ++x.p->rc;
         drop();
-        p = q;
-        w = x;
+        h = x;
         return *this;
     }
     List& operator=(List&& o) noexcept {
         if (this != &o) {
             drop();
-            p = o.p;
-            w = o.w;
-            o.p = nullptr;
+            h = o.h;
+            o.clear();
         }
         return *this;
     }
     // (inlined where a list goes out of scope: the buffer's release, the rare part, is a
     // call of its own)
     __attribute__((always_inline)) void drop() {
-        if (has_rep() && --p->rc == 0) release(p);
-        p = nullptr;
+        if (has_rep() && --h.p->rc == 0) release(h.p);
+        clear();
     }
     __attribute__((noinline)) static void release(Rep* r) { delete r; }
     // the same list: the same header (or both empty), or the same elements in the
     // handle (a memo's arguments)
     bool same(const List& o) const {
-        if (p != o.p) return false;
-        if constexpr (HANDLE > 0) return !in_handle() || w.all == o.w.all;
-        return true;
+        if constexpr (HANDLE > 0) {
+            if (h.k != o.h.k) return false;
+            if (h.k <= HANDLE) return h.all == o.h.all;
+        }
+        return h.p == o.h.p;
     }
     // one list made once, shared: the same header, or both empty (none in a handle)
-    bool shares(const List& o) const { return p == o.p && !in_handle(); }
+    bool shares(const List& o) const { return h.p == o.h.p && h.k == o.h.k && !in_handle(); }
     // a number that same lists have (a memo's key)
     uint64_t ident() const {
-        uint64_t k = (uint64_t)(uintptr_t)p;
         if constexpr (HANDLE > 0)
-            if (in_handle()) k ^= w.all * 0x9E3779B97F4A7C15ULL;
-        return k;
+            if (h.k <= HANDLE) return (h.all * 0x9E3779B97F4A7C15ULL) ^ h.k;
+        return (uint64_t)(uintptr_t)h.p;
     }
     // appends b in place (cat's value) where nothing else holds this list's buffer: false
     // where another does (then nothing is done)
     bool append(const List& b) {
-        if (!b.p) return true;
-        if (!p) {
+        if (b.bare()) return true;
+        if (bare()) {
             *this = b;
             return true;
         }
@@ -632,8 +656,8 @@ struct List {
         if constexpr (HANDLE > 0) {
             if (in_handle()) {   // (its own: b's elements after them, here or in a header)
                 if (n <= HANDLE) {
-                    for (size_t i = 0; i < bn; ++i) w.at[k + i] = bs[i];   // (b may be this)
-                    p = reinterpret_cast<Rep*>((uintptr_t)n);
+                    for (size_t i = 0; i < bn; ++i) h.at[k + i] = bs[i];   // (b may be this)
+                    h.k = (uint32_t)n;
                     return true;
                 }
                 if (n > UINT32_MAX) bail();
@@ -644,13 +668,15 @@ struct List {
                     r->v.resize(n);
                     r->d = r->v.data();
                 }
-                for (size_t i = 0; i < k; ++i) r->d[i] = w.at[i];
+                for (size_t i = 0; i < k; ++i) r->d[i] = h.at[i];
                 for (size_t i = 0; i < bn; ++i) r->d[k + i] = bs[i];
                 r->n = (uint32_t)n;
-                p = r;
+                h.p = r;
+                h.k = (uint32_t)n;
                 return true;
             }
         }
+        Rep* p = h.p;
         if (p->rc != 1) return false;
         if (n > UINT32_MAX) bail();
         if (p->inline_() && n <= INLINE) {   // (still inline: b's elements after them)
@@ -665,6 +691,7 @@ struct List {
         }
         p->n = (uint32_t)n;
         p->h = 0;
+        if constexpr (HANDLE > 0) h.k = (uint32_t)n;
         return true;
     }
     // its first n elements (n <= its size; until's value): this list itself where n is
@@ -673,16 +700,19 @@ struct List {
         if (n == size()) return *this;
         return of_n(begin(), n);
     }
-    size_t size() const { return (uintptr_t)p <= (uintptr_t)HANDLE ? (size_t)(uintptr_t)p : p->n; }
-    bool empty() const { return (uintptr_t)p <= (uintptr_t)HANDLE ? !p : p->n == 0; }
+    size_t size() const {
+        if constexpr (HANDLE > 0) return h.k;
+        return h.p ? h.p->n : 0;
+    }
+    bool empty() const {
+        if constexpr (HANDLE > 0) return h.k == 0;
+        return !h.p || h.p->n == 0;
+    }
     const T& operator[](size_t i) const { return begin()[i]; }
     const T* begin() const {
-        if constexpr (HANDLE > 0) {
-            if ((uintptr_t)p <= (uintptr_t)HANDLE) return reinterpret_cast<const T*>(w.at);
-        } else if (!p) {
-            return nullptr;
-        }
-        return reinterpret_cast<const T*>(p->d);
+        if constexpr (HANDLE > 0)
+            return h.k <= HANDLE ? reinterpret_cast<const T*>(h.at) : reinterpret_cast<const T*>(h.p->d);
+        return h.p ? reinterpret_cast<const T*>(h.p->d) : nullptr;
     }
     const T* end() const { return begin() + size(); }
     // a hash of a list of numbers, ids or bools (odd, never 0), made once for its buffer
@@ -693,28 +723,33 @@ struct List {
     // that a list made from another with a few elements changed has its hash from the
     // other's (kernel_elementwise.py: set_hash)
     uint32_t hash() const {
-        if (!p) return 1;
-        size_t n = size();
-        uint32_t h = ((uint32_t)n * 0x85EBCA6Bu) | 1u;
         if constexpr (HANDLE > 0) {
-            if (in_handle()) {
-                for (uint32_t i = 0; i < n; ++i) h += hash_share(i, (uint64_t)(int64_t)w.at[i]);
-                return h;
+            if (h.k <= HANDLE) {   // (empty and none: 1)
+                uint32_t x = (h.k * 0x85EBCA6Bu) | 1u;
+                for (uint32_t i = 0; i < h.k; ++i) x += hash_share(i, (uint64_t)(int64_t)h.at[i]);
+                return x;
             }
         }
+        Rep* p = h.p;
+        if (!p) return 1;
         if (p->h) return p->h;
+        uint32_t x = ((uint32_t)p->n * 0x85EBCA6Bu) | 1u;
         if constexpr (std::is_arithmetic<S>::value)   // (other lists: by their size alone)
-            for (uint32_t i = 0; i < p->n; ++i) h += hash_share(i, (uint64_t)(int64_t)p->d[i]);
-        return p->h = h;
+            for (uint32_t i = 0; i < p->n; ++i) x += hash_share(i, (uint64_t)(int64_t)p->d[i]);
+        return p->h = x;
     }
     // the hash made already, else 0 (a list in its handle keeps none); a hash given to a
     // list just made (the one hash() would make)
-    uint32_t known_hash() const { return has_rep() ? p->h : 0; }
-    void set_hash(uint32_t h) const {
-        if (has_rep()) p->h = h;
+    uint32_t known_hash() const { return has_rep() ? h.p->h : 0; }
+    void set_hash(uint32_t x) const {
+        if (has_rep()) h.p->h = x;
     }
 
   private:
+    void clear() {
+        h.p = nullptr;
+        if constexpr (HANDLE > 0) h.k = 0;
+    }
     template <class A>
     static Rep* make(std::vector<T, A>&& v) {
         if (v.size() > UINT32_MAX) bail();
@@ -1222,7 +1257,7 @@ static List<T> cat(const List<T>& a, const List<T>& b) {
 // for and brought up to the elements appended since: each hash read from its list once
 template <class T>
 static HashIndex& hash_index(const List<T>& l) {
-    auto* r = l.p;
+    auto* r = l.rep();
     HashIndex*& ix = r->index();
     if (!ix) ix = new HashIndex();
     while (ix->hs.size() < r->n) ix->add(l[ix->hs.size()].hash());
@@ -1235,7 +1270,7 @@ static bool contains(const List<T>& l, const typename std::common_type<T>::type&
         // each made once per list, where the lists are long)
         size_t n = x.size();
         if (n >= 16) {
-            if (!l.p) return false;
+            if (!l.rep()) return false;
             uint32_t h = x.hash();
             // (the elements of the same hash looked at alone)
             const HashIndex& ix = hash_index(l);
@@ -1260,7 +1295,7 @@ static I count_eq(const List<T>& l, const typename std::common_type<T>::type& x)
     I c = 0;
     if constexpr (is_plain_list<T>::value) {
         size_t n = x.size();
-        if (n >= 16 && l.p && (l.p->n >= 16 || l.p->index())) {
+        if (n >= 16 && l.rep() && (l.rep()->n >= 16 || l.rep()->index())) {
             uint32_t h = x.hash();
             const HashIndex& ix = hash_index(l);
             for (uint32_t k = ix.slot(h);; k = (k + 1) & ix.mask) {
