@@ -452,7 +452,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         no cell points at given back.
 
         An entry is clean while no zone its walk read has changed, for the lineage of
-        the state it was made or checked in (cxx/kernel_rt.hpp's ``Lineage``): a clean
+        the state it was made or checked in (cxx/kernel_zones.hpp's ``Lineage``): a clean
         entry is read with nothing checked (its walk would go the same way). The walk
         read its start and the related cells of the cells it found (COND reads its own
         cell's zone alone), so a change of a zone ``z`` makes unclean the entries that
