@@ -573,7 +573,10 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts):
 
     def _named(self, e, sc: dict) -> bool:
         """Whether an expression is a list held by a name (a local, a parameter, a
-        variable, a table): C++ may read it in place (an lvalue that outlives the loop)."""
+        variable, a table, a list of constants made once: ``_ListLit``): C++ may read it
+        in place (an lvalue that outlives the loop)."""
+        if e.node == "ListLit":
+            return bool(e.items) and self._constant(e, sc)
         if e.node == "Var":
             n = e.name
             return n in sc or n in self.c.vars or n in self.c.enums or n in self.c.kinds \
