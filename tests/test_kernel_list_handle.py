@@ -12,6 +12,7 @@ of one int and of bools), and whose memoised functions take and give them, playe
 their kernels as Python plays them."""
 from __future__ import annotations
 
+import re
 import subprocess
 import sysconfig
 
@@ -137,7 +138,8 @@ def test_a_short_list_is_kept_in_its_handle_and_behaves_as_the_same_list_in_a_he
 # options of one, two and three cells (in the handle, in it, in a header), of one int and
 # of eight and nine bools, each kept as a variable across decisions, compared, joined
 # and found again; a function kept per position (steps, called twice a turn with the
-# same list) takes a short list and gives lists of them
+# same list) takes a short list and gives lists of them; a loop over a list of constants
+# (near's) reads the list made once in place
 RULES = """ruleset handles
 players 2..2
 kind Stone { seat: int }
@@ -150,7 +152,7 @@ var nums: list of int = []
 var bits: list of bool = []
 var seen: list of list of b = []
 function near(c: b): list of b =
-  [t for t in [cell(b, row: c.row + 1, col: c.col), cell(b, row: c.row, col: c.col + 1)] if t != none]
+  [t for d in [0, 1] for t in [cell(b, row: c.row + 1 - d, col: c.col + d)] if t != none]
 function steps(cs: list of b): list of list of b =
   [[c] + [t] for c in cs for t in near(c) if empty(t)] + [[c] for c in cs if empty(c)]
 function free(): list of b = [c for c in cells(b) if empty(c)]
@@ -183,7 +185,8 @@ def compiled(native: bool):
 def test_games_of_short_lists_play_in_a_kernel_as_in_python():
     fast, python = compiled(True), compiled(False)
     assert fast.kernel
-    assert "List<Id>::of({" in kernel.Gen(python).source()
+    source = kernel.Gen(python).source()
+    assert "List<Id>::of({" in source and re.search(r"const List<I>& \w+ = T\d+;", source)
     assert kernel_plays_as_python(fast, python, 6) > 60
     assert fast.native_fallbacks == 0
     kernel_playouts_as_python(fast, python, 12, seed=5)
