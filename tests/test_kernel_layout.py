@@ -167,7 +167,7 @@ def test_a_frame_of_each_procedure_is_copied_resumed_and_played_as_python():
 
 
 # Chips taken from anywhere in piles, the middle ones too, and asked where they are: a
-# zone's ends hold the zone, an item finds it at the nearer end (kernel_rt.hpp, Zones).
+# zone's ends hold the zone, an item finds it at the nearer end (kernel_zones.hpp, Zones).
 PILES = """ruleset piles
 players 2..2
 kind Chip { }

@@ -18,9 +18,9 @@ What a kernel does not cover yet (``first`` of a list of bools, an item variable
 a first value...) raises ``Unsupported`` here: the program then runs in Python, the
 reason reported once.
 
-The C++ shared by every kernel is in ``cxx/``: ``kernel_rt.hpp`` (values, lists, zones,
-the generator) and ``kernel_random.hpp`` (Python's generators, the bots' seeds: both
-the runtime every kernel starts with), ``kernel_state.hpp`` (the order of items, reading Python states),
+The C++ shared by every kernel is in ``cxx/``: ``kernel_rt.hpp`` (values, lists),
+``kernel_zones.hpp`` (zones, the generator) and ``kernel_random.hpp`` (Python's generators,
+the bots' seeds: the three the runtime every kernel starts with), ``kernel_state.hpp`` (the order of items, reading Python states),
 ``kernel_driver.hpp`` (the run loop, the scoring) and ``kernel_glue.hpp`` (the Python
 type ``KState`` and the module); ``Gen`` writes the program's part around them: its
 expressions and functions here, each procedure as a ``Proc``, with collaborators beside
@@ -606,7 +606,10 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
 
     def _named(self, e, sc: dict) -> bool:
         """Whether an expression is a list held by a name (a local, a parameter, a
-        variable, a table): C++ may read it in place (an lvalue that outlives the loop)."""
+        variable, a table, a list of constants made once: ``_ListLit``): C++ may read it
+        in place (an lvalue that outlives the loop)."""
+        if e.node == "ListLit":
+            return bool(e.items) and self._constant(e, sc)
         if e.node == "Var":
             n = e.name
             return n in sc or n in self.c.vars or n in self.c.enums or n in self.c.kinds \

@@ -323,7 +323,7 @@ once, as it is checked: see the module's docstring). False where a cell's COND
         return fn
 
     def touches(self, key: tuple, rel: str, cells: str, entries: str, noted: bool = False) -> None:
-        """Tells a change of a zone ``z`` (cxx/kernel_rt.hpp's ``ZONE_TOUCH``) to the entries
+        """Tells a change of a zone ``z`` (cxx/kernel_zones.hpp's ``ZONE_TOUCH``) to the entries
         that ``z`` and the cells related to ``z`` by ``rel`` point at (``cells[y]``, an
         index in the table ``entries``, -1: none), each made unclean; every entry, where
         every zone changed. ``noted``: each entry also notes ``z`` (``TOUCHED`` of them in

@@ -11,7 +11,7 @@ state), changes where a move changes the cells, and only there: a stone played c
 one number of go's 81 (where an element reads an item's variable, such as a chess
 piece's role, which a promotion changes in place, the list is made as before). Its
 value is kept (``uE_$listN``, a static table of the module, no part of any state)
-with, for each element, the stamp its cell had when the element was made (``Zones<.., true>``'s stamps, cxx/kernel_rt.hpp: a number no other
+with, for each element, the stamp its cell had when the element was made (``Zones<.., true>``'s stamps, cxx/kernel_zones.hpp: a number no other
 change of any zone of any state was given, copied with a state) and the work and calls
 its evaluation counted. A later call, in any state:
 
@@ -25,7 +25,7 @@ its evaluation counted. A later call, in any state:
   their places (the kept list may be held by the state: lists are not changed in place
   where another holds them).
 
-Which stamps to compare: each change of a zone is told to the keep (cxx/kernel_rt.hpp's
+Which stamps to compare: each change of a zone is told to the keep (cxx/kernel_zones.hpp's
 ``ZONE_TOUCH``), which notes the element of that cell (``dirty``, each once); in the
 state whose lineage (``Lineage``: fresh for each copy) made or checked the list last,
 only the elements noted since may have changed, so only their stamps are compared;
@@ -151,7 +151,7 @@ class ElementwiseKeeps:
         return fn
 
     def _touched(self, keep: str, cells: list) -> None:
-        """Tells a change of a zone (cxx/kernel_rt.hpp's ``ZONE_TOUCH``) to the keep
+        """Tells a change of a zone (cxx/kernel_zones.hpp's ``ZONE_TOUCH``) to the keep
         ``keep`` of a list made one element per cell of ``cells``: the element of a cell
         changed is noted (``dirty``), once; a change of every zone (-1) makes every
         element one to compare (``all``)."""

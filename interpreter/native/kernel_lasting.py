@@ -13,7 +13,7 @@ beside them: a piece placed changes the groups beside it alone). Some keeps last
   the same items in the zones it read (``lasting``; anything else in its C++, such as a
   variable of the rules, a face or an item's place, and it keeps no longer than a step);
 - **how**: its body compiled once more as ``uR_name``, each zone it reads noted once
-  with the zone's stamp (``ZR``: the zones' stamps, cxx/kernel_rt.hpp ``Zones<.., true>``:
+  with the zone's stamp (``ZR``: the zones' stamps, cxx/kernel_zones.hpp ``Zones<.., true>``:
   a number no other change of any zone of any state was given, copied with a state);
   the keep holds that list (``deps``) with the value (a function that reads nothing of
   the state at all, a function of lists alone, notes nothing: its entry serves
@@ -81,7 +81,7 @@ HELPERS = (
 
 def told(gen, toucher: str) -> str:
     """The C++ run when the module loads that tells each change of a zone (cxx/
-    kernel_rt.hpp's ``ZONE_TOUCH``) to the function ``toucher`` (of the zone) and to those
+    kernel_zones.hpp's ``ZONE_TOUCH``) to the function ``toucher`` (of the zone) and to those
     given before: each such code sets ``ZONE_TOUCH`` to one function calling them all in
     turn, so the last one run calls every one (no list of them walked at each change)."""
     made = gen.__dict__.setdefault("touchers", [])

@@ -162,13 +162,14 @@ _SIZE = re.compile(r"^(?:NId<(\d+)>|NInt<(-?\d+)LL, (-?\d+)LL>)$")
 
 
 def size_of(ct: str) -> int:
-    """The alignment of a field of C++ type ``ct`` (its size where it is one of ours)."""
+    """The alignment of a field of C++ type ``ct`` (its size where it is one of ours; a
+    list of ids or bools is 12 bytes aligned to 4: cxx/kernel_rt.hpp, ListHandle)."""
     m = _SIZE.match(ct)
     if m and m.group(1) is not None:
         return fit_width(-1, int(m.group(1)))
     if m:
         return fit_width(int(m.group(2)) - 1, int(m.group(3)))
-    return {"bool": 1, "Id": 4}.get(ct, 8)
+    return {"bool": 1, "Id": 4, "List<Id>": 4, "List<bool>": 4}.get(ct, 8)
 
 
 def by_size(fields: list[tuple[str, str]]) -> list[tuple[str, str]]:

@@ -359,8 +359,8 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         for n, t in params:
             a = ident("A", n)
             keys.append((f"{self.ct(t)} {ident('Q', n)};", f"e.{ident('Q', n)}", a,
-                         f"(uint64_t)(uintptr_t){a}.p" if t.tag == "list" else f"(uint64_t){a}",
-                         f"e.{ident('Q', n)}.p == {a}.p" if t.tag == "list" else f"e.{ident('Q', n)} == {a}"))
+                         f"{a}.ident()" if t.tag == "list" else f"(uint64_t){a}",
+                         f"e.{ident('Q', n)}.same({a})" if t.tag == "list" else f"e.{ident('Q', n)} == {a}"))
         h, same, store = _by_keys(keys)
         # (kept for the body that calls it again alone: the next call, in the same
         # step, reads the entry; one that outlasts a step would note every zone read)
@@ -499,7 +499,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         no cell points at given back.
 
         An entry is clean while no zone its walk read has changed, for the lineage of
-        the state it was made or checked in (cxx/kernel_rt.hpp's ``Lineage``): a clean
+        the state it was made or checked in (cxx/kernel_zones.hpp's ``Lineage``): a clean
         entry is read with nothing checked (its walk would go the same way). The walk
         read its start and the related cells of the cells it found (COND reads its own
         cell's zone alone), so a change of a zone ``z`` makes unclean the entries that
@@ -601,7 +601,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         table = self.tables.table(key, lambda t: f"static {entry} {t}[NZ > 0 ? NZ : 1];")
         # (a lasting entry found fresh: so are those of the other cells of its walk)
         renew = (f"for (Id x_ : e.v) {{ if (x_ < 0 || x_ >= NZ) continue; auto& m_ = {table}[x_]; "
-                 f"if (m_.v.p == e.v.p) m_.epoch = EPOCH; }} e.epoch = EPOCH;")
+                 f"if (m_.v.shares(e.v)) m_.epoch = EPOCH; }} e.epoch = EPOCH;")
         deps = (" m_.deps = d_;" if noted else "") + (" m_.last = true;" if rec else "")
         self.fns.append(
             f"{sig} {{ if ({start} < 0 || {start} >= NZ) return {fn}(s{args}); auto& e = {table}[{start}]; "

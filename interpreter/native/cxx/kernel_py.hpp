@@ -1,7 +1,7 @@
 // Python's values in a kernel and back (interpreter/native/kernel_bridge.py reads them
 // through cxx/kernel_values.hpp): ints, ids, truths, enum members, texts and lists made
 // into Python objects and read from them, and a Python object a state holds (PyRef).
-// Part of the runtime every kernel starts with, right after cxx/kernel_rt.hpp
+// Part of the runtime every kernel starts with, right after cxx/kernel_zones.hpp
 // (interpreter/native/kernel_types.runtime_cxx).
 namespace mk {
 

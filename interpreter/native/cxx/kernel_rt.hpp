@@ -466,41 +466,76 @@ struct HashIndex {
         }
     }
 };
-template <class T>
-struct List {
-    // (bools kept as bytes: std::vector<bool> has no data())
-    typedef typename std::conditional<std::is_same<T, bool>::value, uint8_t, T>::type S;
-    // A list of at most INLINE numbers, ids or bools (a move of two squares, a step of
-    // two numbers) keeps them in its header (``inl``), with no buffer of its own: one
+// The header of a list (List::Rep): its count of holders, its hash, its elements
+// (bools kept as bytes: std::vector<bool> has no data()).
+template <class S>
+struct ListRep {
+    // A list of at most INLINE numbers, ids or bools past its handle's (three cells, two
+    // ints) keeps them in its header (``inl``), with no buffer of its own: one
     // allocation, from the free list of 64 bytes, where a vector's buffer made two.
     static constexpr size_t INLINE_BYTES = 16;
     static constexpr uint32_t INLINE = std::is_arithmetic<S>::value ? INLINE_BYTES / sizeof(S) : 0;
-    struct Rep {
-        int32_t rc = 1;
-        uint32_t h = 0;  // (its elements' hash once asked for, else 0: see hash)
-        uint32_t n = 0;  // (its size)
-        S* d = nullptr;  // (its elements: v's buffer, or inl)
-        Vec<S> v;        // (empty where its elements are inline)
-        alignas(8) unsigned char inl[INLINE_BYTES];
-        bool inline_() const { return (const void*)d == (const void*)inl; }
-        // (a list of what cannot be inline, lists of lists among them, keeps in inl an
-        // index of its first elements by their hashes once ``contains`` asked for one,
-        // null before: its elements are never changed, append only adds more)
-        Rep() {
-            if constexpr (INLINE == 0) std::memset(inl, 0, sizeof inl);
-        }
-        explicit Rep(int32_t count) : Rep() { rc = count; }   // (NONE_REP's)
-        ~Rep() {
-            if constexpr (INLINE == 0) delete index();
-        }
-        Rep(const Rep&) = delete;
-        HashIndex*& index() { return *reinterpret_cast<HashIndex**>(inl); }
-        // (lists are made and dropped at every turn of a rule's loops: their headers
-        // come from a free list; the GIL keeps one thread in a kernel at a time)
-        static void* operator new(size_t size) { return pool::take(size); }
-        static void operator delete(void* p, size_t size) { pool::give(p, size); }
+    int32_t rc = 1;
+    uint32_t h = 0;  // (its elements' hash once asked for, else 0: see hash)
+    uint32_t n = 0;  // (its size)
+    S* d = nullptr;  // (its elements: v's buffer, or inl)
+    Vec<S> v;        // (empty where its elements are inline)
+    alignas(8) unsigned char inl[INLINE_BYTES];
+    bool inline_() const { return (const void*)d == (const void*)inl; }
+    // (a list of what cannot be inline, lists of lists among them, keeps in inl an
+    // index of its first elements by their hashes once ``contains`` asked for one,
+    // null before: its elements are never changed, append only adds more)
+    ListRep() {
+        if constexpr (INLINE == 0) std::memset(inl, 0, sizeof inl);
+    }
+    explicit ListRep(int32_t count) : ListRep() { rc = count; }   // (NONE_REP's)
+    ~ListRep() {
+        if constexpr (INLINE == 0) delete index();
+    }
+    ListRep(const ListRep&) = delete;
+    HashIndex*& index() { return *reinterpret_cast<HashIndex**>(inl); }
+    // (lists are made and dropped at every turn of a rule's loops: their headers
+    // come from a free list; the GIL keeps one thread in a kernel at a time)
+    static void* operator new(size_t size) { return pool::take(size); }
+    static void operator delete(void* p, size_t size) { pool::give(p, size); }
+};
+// A list's handle: its header (p), or for a list of at most 8 bytes of numbers, ids or
+// bools (a move of two cells, a step of one number) its elements themselves (``at``, in
+// p's bytes), with no header: made, copied and dropped as 12 or 16 bytes, where a header
+// from the free list was made, counted and given back (the options of a decision, made
+// at every decision). k: its size, whichever holds them (so a size is read with no
+// branch; more than HANDLE: p is the header; 0: empty, or none where p is NONE_REP). Ids
+// and bools: 12 bytes aligned to 4 (a state's list of cells takes 4 bytes more, not 8);
+// 8-byte numbers: 16 (one of them); lists of texts and of lists: p alone.
+template <class S, int W = std::is_arithmetic<S>::value ? (sizeof(S) <= 4 ? 4 : 8) : 0>
+struct ListHandle {
+    static constexpr uint32_t HANDLE = 0;
+    static constexpr uint32_t k = 0;
+    ListRep<S>* p = nullptr;
+};
+#define MK_LIST_HANDLE(W)                                                                        \
+    template <class S>                                                                           \
+    struct ListHandle<S, W> {                                                                    \
+        static constexpr uint32_t HANDLE = 8 / sizeof(S);                                        \
+        union {                                                                                  \
+            ListRep<S>* p = nullptr;                                                             \
+            S at[HANDLE];                                                                        \
+            uint64_t all;   /* (the bytes after the elements 0: equal lists, equal words) */    \
+        };                                                                                       \
+        uint32_t k = 0;                                                                          \
     };
-    Rep* p = nullptr;  // nullptr: the empty list
+#pragma pack(push, 4)
+MK_LIST_HANDLE(4)
+#pragma pack(pop)
+MK_LIST_HANDLE(8)
+#undef MK_LIST_HANDLE
+template <class T>
+struct List {
+    typedef typename std::conditional<std::is_same<T, bool>::value, uint8_t, T>::type S;
+    typedef ListRep<S> Rep;
+    static constexpr uint32_t HANDLE = ListHandle<S>::HANDLE;
+    static constexpr uint32_t INLINE = Rep::INLINE;
+    ListHandle<S> h;
     // none as a list (the move without an object of ``choose xs from ... or "pass"``):
     // a header of no element that no other list has, shared (its count never reaches 0)
     static inline Rep NONE_REP{1 << 30};
@@ -508,35 +543,51 @@ struct List {
     List() {}
     static List none() {
         List l;
-        l.p = &NONE_REP;
-        ++NONE_REP.rc;
+        l.h.p = &NONE_REP;
+        if constexpr (HANDLE == 0) ++NONE_REP.rc;   // (else none is counted by no holder)
         return l;
     }
-    bool is_none() const { return p == &NONE_REP; }
+    bool is_none() const { return !h.k && h.p == &NONE_REP; }
+    // its elements are in its handle
+    bool in_handle() const { return h.k - 1 < HANDLE; }
+    // it has a header that counts its holders
+    bool has_rep() const {
+        if constexpr (HANDLE > 0) return h.k > HANDLE;
+        return h.p != nullptr;
+    }
+    // its header (none's too), or nullptr
+    Rep* rep() const { return h.k - 1 < HANDLE ? nullptr : h.p; }
+    // no element and not none
+    bool bare() const { return !h.k && !h.p; }
     template <class A>
-    explicit List(std::vector<T, A>&& v) : p(v.empty() ? nullptr : make(std::move(v))) {}
+    explicit List(std::vector<T, A>&& v) {
+        size_t k = v.size();
+        if (k == 0) return;
+        if constexpr (HANDLE > 0) {
+            if (k <= HANDLE) {
+                for (size_t i = 0; i < k; ++i) h.at[i] = (S)v[i];
+                h.k = (uint32_t)k;
+                return;
+            }
+        }
+        h.p = make(std::move(v));
+        if constexpr (HANDLE > 0) h.k = (uint32_t)k;
+    }
     // a list of these elements (a list written in the rules, [a, b]): inline where they fit
-    static List of(std::initializer_list<T> xs) {
-        if constexpr (INLINE > 0)
-            if (xs.size() - 1 < INLINE) return inline_of(xs.begin(), xs.size());
-        return of_n(xs.begin(), xs.size());
-    }
-    // (a list written out of a few numbers or ids, [a, b]: made where it is written, its
-    // size known there, with no call, where of_n looped over them in a call of its own)
-    __attribute__((always_inline)) static List inline_of(const T* xs, size_t k) {
-        List l;
-        Rep* r = l.p = new Rep;
-        r->d = reinterpret_cast<S*>(r->inl);
-        for (size_t i = 0; i < k; ++i) r->d[i] = (S)xs[i];
-        r->n = (uint32_t)k;
-        return l;
-    }
-    // a list of the k elements at xs: inline where they fit
+    static List of(std::initializer_list<T> xs) { return of_n(xs.begin(), xs.size()); }
+    // a list of the k elements at xs: in its handle or header where they fit
     static List of_n(const T* xs, size_t k) {
         List l;
         if (k == 0) return l;
+        if constexpr (HANDLE > 0) {
+            if (k <= HANDLE) {
+                for (size_t i = 0; i < k; ++i) l.h.at[i] = (S)xs[i];
+                l.h.k = (uint32_t)k;
+                return l;
+            }
+        }
         if (k > UINT32_MAX) bail();
-        Rep* r = l.p = new Rep;
+        Rep* r = l.h.p = new Rep;
         if (k <= INLINE) {
             r->d = reinterpret_cast<S*>(r->inl);
             for (size_t i = 0; i < k; ++i) r->d[i] = (S)xs[i];
@@ -545,105 +596,160 @@ struct List {
             r->d = r->v.data();
         }
         r->n = (uint32_t)k;
+        if constexpr (HANDLE > 0) l.h.k = (uint32_t)k;
         return l;
     }
-    List(const List& o) : p(o.p) {
-        if (p) ++p->rc;
+    List(const List& o) : h(o.h) {
+        if (has_rep()) ++h.p->rc;
     }
-    List(List&& o) noexcept : p(o.p) { o.p = nullptr; }
+    List(List&& o) noexcept : h(o.h) { o.clear(); }
     ~List() { drop(); }
     List& operator=(const List& o) {
-        if (o.p) ++o.p->rc;
+        ListHandle<S> x = o.h;
+        if (o.has_rep()) ++x.p->rc;
         drop();
-        p = o.p;
+        h = x;
         return *this;
     }
     List& operator=(List&& o) noexcept {
         if (this != &o) {
             drop();
-            p = o.p;
-            o.p = nullptr;
+            h = o.h;
+            o.clear();
         }
         return *this;
     }
     // (inlined where a list goes out of scope: the buffer's release, the rare part, is a
     // call of its own)
     __attribute__((always_inline)) void drop() {
-        if (p && --p->rc == 0) release(p);
-        p = nullptr;
+        if (has_rep() && --h.p->rc == 0) release(h.p);
+        clear();
     }
     __attribute__((noinline)) static void release(Rep* r) { delete r; }
+    // the same list: the same header (or both empty), or the same elements in the
+    // handle (a memo's arguments)
+    bool same(const List& o) const {
+        if constexpr (HANDLE > 0) {
+            if (h.k != o.h.k) return false;
+            if (h.k <= HANDLE) return h.all == o.h.all;
+        }
+        return h.p == o.h.p;
+    }
+    // one list made once, shared: the same header, or both empty (none in a handle)
+    bool shares(const List& o) const { return h.p == o.h.p && h.k == o.h.k && !in_handle(); }
+    // a number that same lists have (a memo's key)
+    uint64_t ident() const {
+        if constexpr (HANDLE > 0)
+            if (h.k <= HANDLE) return (h.all * 0x9E3779B97F4A7C15ULL) ^ h.k;
+        return (uint64_t)(uintptr_t)h.p;
+    }
     // appends b in place (cat's value) where nothing else holds this list's buffer: false
     // where another does (then nothing is done)
     bool append(const List& b) {
-        if (!b.p) return true;
-        if (!p) {
+        if (b.bare()) return true;
+        if (bare()) {
             *this = b;
             return true;
         }
+        size_t k = size(), bn = b.size(), n = k + bn;
+        const S* bs = reinterpret_cast<const S*>(b.begin());
+        if constexpr (HANDLE > 0) {
+            if (in_handle()) {   // (its own: b's elements after them, here or in a header)
+                if (n <= HANDLE) {
+                    for (size_t i = 0; i < bn; ++i) h.at[k + i] = bs[i];   // (b may be this)
+                    h.k = (uint32_t)n;
+                    return true;
+                }
+                if (n > UINT32_MAX) bail();
+                Rep* r = new Rep;
+                if (n <= INLINE) {
+                    r->d = reinterpret_cast<S*>(r->inl);
+                } else {
+                    r->v.resize(n);
+                    r->d = r->v.data();
+                }
+                for (size_t i = 0; i < k; ++i) r->d[i] = h.at[i];
+                for (size_t i = 0; i < bn; ++i) r->d[k + i] = bs[i];
+                r->n = (uint32_t)n;
+                h.p = r;
+                h.k = (uint32_t)n;
+                return true;
+            }
+        }
+        Rep* p = h.p;
         if (p->rc != 1) return false;
-        size_t n = (size_t)p->n + b.p->n;
         if (n > UINT32_MAX) bail();
         if (p->inline_() && n <= INLINE) {   // (still inline: b's elements after them)
-            std::memcpy(p->d + p->n, b.p->d, b.p->n * sizeof(S));
+            std::memcpy(p->d + p->n, bs, bn * sizeof(S));
         } else {
             if (p->inline_()) {   // (grown past its header: into a buffer of its own)
                 p->v.reserve(n);
                 p->v.assign(p->d, p->d + p->n);
             }
-            p->v.insert(p->v.end(), b.p->d, b.p->d + b.p->n);
+            p->v.insert(p->v.end(), bs, bs + bn);
             p->d = p->v.data();
         }
         p->n = (uint32_t)n;
         p->h = 0;
+        if constexpr (HANDLE > 0) h.k = (uint32_t)n;
         return true;
     }
     // its first n elements (n <= its size; until's value): this list itself where n is
-    // its size, else a list of their own (inline where they fit)
+    // its size, else a list of their own (in its handle or header where they fit)
     List prefix(size_t n) const {
         if (n == size()) return *this;
-        List l;
-        if (n == 0) return l;
-        Rep* r = l.p = new Rep;
-        r->n = (uint32_t)n;
-        if constexpr (INLINE > 0) {
-            if (n <= INLINE) {
-                r->d = reinterpret_cast<S*>(r->inl);
-                for (size_t i = 0; i < n; ++i) r->d[i] = p->d[i];   // (no call for a few)
-                return l;
-            }
-        }
-        r->v.assign(p->d, p->d + n);
-        r->d = r->v.data();
-        return l;
+        return of_n(begin(), n);
     }
-    size_t size() const { return p ? p->n : 0; }
-    bool empty() const { return !p || p->n == 0; }
-    const T& operator[](size_t i) const { return reinterpret_cast<const T*>(p->d)[i]; }
-    const T* begin() const { return p ? reinterpret_cast<const T*>(p->d) : nullptr; }
-    const T* end() const { return p ? reinterpret_cast<const T*>(p->d) + p->n : nullptr; }
+    size_t size() const {
+        if constexpr (HANDLE > 0) return h.k;
+        return h.p ? h.p->n : 0;
+    }
+    bool empty() const {
+        if constexpr (HANDLE > 0) return h.k == 0;
+        return !h.p || h.p->n == 0;
+    }
+    const T& operator[](size_t i) const { return begin()[i]; }
+    const T* begin() const {
+        if constexpr (HANDLE > 0)
+            return h.k <= HANDLE ? reinterpret_cast<const T*>(h.at) : reinterpret_cast<const T*>(h.p->d);
+        return h.p ? reinterpret_cast<const T*>(h.p->d) : nullptr;
+    }
+    const T* end() const { return begin() + size(); }
     // a hash of a list of numbers, ids or bools (odd, never 0), made once for its buffer
-    // (explicitly instantiated for every list: kernel_prebuilt.py):
+    // (explicitly instantiated for every list: kernel_prebuilt.py), each time for a list
+    // in its handle (a few elements):
     // equal lists have the same (a list is changed in place by append alone, which
     // forgets it). It is a sum of each element's share at its place (hash_share), so
     // that a list made from another with a few elements changed has its hash from the
     // other's (kernel_elementwise.py: set_hash)
     uint32_t hash() const {
+        if constexpr (HANDLE > 0) {
+            if (h.k <= HANDLE) {   // (empty and none: 1)
+                uint32_t x = (h.k * 0x85EBCA6Bu) | 1u;
+                for (uint32_t i = 0; i < h.k; ++i) x += hash_share(i, (uint64_t)(int64_t)h.at[i]);
+                return x;
+            }
+        }
+        Rep* p = h.p;
         if (!p) return 1;
         if (p->h) return p->h;
-        uint32_t h = ((uint32_t)p->n * 0x85EBCA6Bu) | 1u;
+        uint32_t x = ((uint32_t)p->n * 0x85EBCA6Bu) | 1u;
         if constexpr (std::is_arithmetic<S>::value)   // (other lists: by their size alone)
-            for (uint32_t i = 0; i < p->n; ++i) h += hash_share(i, (uint64_t)(int64_t)p->d[i]);
-        return p->h = h;
+            for (uint32_t i = 0; i < p->n; ++i) x += hash_share(i, (uint64_t)(int64_t)p->d[i]);
+        return p->h = x;
     }
-    // the hash made already, else 0; a hash given to a list just made (the one hash()
-    // would make)
-    uint32_t known_hash() const { return p ? p->h : 0; }
-    void set_hash(uint32_t h) const {
-        if (p) p->h = h;
+    // the hash made already, else 0 (a list in its handle keeps none); a hash given to a
+    // list just made (the one hash() would make)
+    uint32_t known_hash() const { return has_rep() ? h.p->h : 0; }
+    void set_hash(uint32_t x) const {
+        if (has_rep()) h.p->h = x;
     }
 
   private:
+    void clear() {
+        h.p = nullptr;
+        if constexpr (HANDLE > 0) h.k = 0;
+    }
     template <class A>
     static Rep* make(std::vector<T, A>&& v) {
         if (v.size() > UINT32_MAX) bail();
@@ -814,14 +920,15 @@ struct is_plain_list<List<T>>
     : std::integral_constant<bool, std::is_same<T, I>::value || std::is_same<T, Id>::value || std::is_same<T, bool>::value> {};
 template <class T>
 static bool eq(const List<T>& a, const List<T>& b) {
-    if (a.p == b.p) return true;
+    if (a.same(b)) return true;
     size_t n = a.size();
     if (n != b.size()) return false;
     if (n == 0) return a.is_none() == b.is_none();   // (none is no empty list)
     if constexpr (is_plain_list<List<T>>::value) {
         // (numbers, ids and bools are equal where their bytes are: one memcmp, unless
         // their hashes, where both were made, differ)
-        if (a.p->h && b.p->h && a.p->h != b.p->h) return false;
+        uint32_t ha = a.known_hash(), hb = b.known_hash();
+        if (ha && hb && ha != hb) return false;
         return std::memcmp(a.begin(), b.begin(), n * sizeof(typename List<T>::S)) == 0;
     }
     for (size_t i = 0; i < n; ++i)
@@ -1187,7 +1294,7 @@ static List<T> cat(const List<T>& a, const List<T>& b) {
 // for and brought up to the elements appended since: each hash read from its list once
 template <class T>
 static HashIndex& hash_index(const List<T>& l) {
-    auto* r = l.p;
+    auto* r = l.rep();
     HashIndex*& ix = r->index();
     if (!ix) ix = new HashIndex();
     while (ix->hs.size() < r->n) ix->add(l[ix->hs.size()].hash());
@@ -1200,7 +1307,7 @@ static bool contains(const List<T>& l, const typename std::common_type<T>::type&
         // each made once per list, where the lists are long)
         size_t n = x.size();
         if (n >= 16) {
-            if (!l.p) return false;
+            if (!l.rep()) return false;
             uint32_t h = x.hash();
             // (the elements of the same hash looked at alone)
             const HashIndex& ix = hash_index(l);
@@ -1225,7 +1332,7 @@ static I count_eq(const List<T>& l, const typename std::common_type<T>::type& x)
     I c = 0;
     if constexpr (is_plain_list<T>::value) {
         size_t n = x.size();
-        if (n >= 16 && l.p && (l.p->n >= 16 || l.p->index())) {
+        if (n >= 16 && l.rep() && (l.rep()->n >= 16 || l.rep()->index())) {
             uint32_t h = x.hash();
             const HashIndex& ix = hash_index(l);
             for (uint32_t k = ix.slot(h);; k = (k + 1) & ix.mask) {
@@ -1360,150 +1467,6 @@ static List<List<T>> subsets(const List<T>& l) {
         }
     }
     return List<List<T>>(std::move(out));
-}
-
-// ------------------------------------------------------------------ zones
-// Every zone (a cell is one) is a list of items, bottom to top, linked through the
-// items: taking an item from anywhere and putting it on top cost the same, and the
-// whole layout is a few arrays (a copy of a game is a copy of them).
-// (each array of the narrowest type that holds its values: an item's id or -1, a
-// link, a count of items; they are read as Id)
-// An item keeps no zone of its own: the links at the ends of a zone z (under its bottom
-// item, on its top one) hold -2 - z, and an item's zone is found at the nearer end of
-// its list (``loc``: one step for an item alone, at the top or at the bottom; an item in
-// no zone has the links -1). Where the ends' values fit the links' type as the items
-// do (fewer zones than the type holds below 0), this is NI bytes less for every copy.
-// STAMPED: each zone also holds the stamp of its last change, a number no other change
-// of any zone of any state was given (ZONE_CLOCK): two states whose zone has the same
-// stamp hold the same items there (a copy of a state copies its stamps). The kernel's
-// lasting keeps read them (interpreter/native/kernel_lasting.py).
-// Each change of a STAMPED zone is told to ZONE_TOUCH (the zone, or -1: every zone),
-// where a kernel sets it: its lasting keeps' entries that read the zone are then no
-// longer clean (kernel_lasting.py's watchers). A STAMPED state's lineage is a number
-// no other state was given: a copy of a state gets a fresh one (so does the state a
-// copy is assigned to), so the changes of a state are those told to ZONE_TOUCH while
-// its lineage is the same.
-static void (*ZONE_TOUCH)(int) = nullptr;
-static uint64_t LINEAGE_CLOCK = 0;
-struct Lineage {
-    uint64_t id;
-    Lineage() : id(++LINEAGE_CLOCK) {}
-    Lineage(const Lineage&) : id(++LINEAGE_CLOCK) {}
-    Lineage& operator=(const Lineage&) { id = ++LINEAGE_CLOCK; return *this; }
-};
-struct NoLineage {};
-static uint64_t ZONE_CLOCK = 0;
-template <int NI, int NZ, bool STAMPED = false>
-struct Zones {
-    typedef Fit<-1, NI> It;
-    typedef Fit<-1 - NZ, NI> Ln;
-    Ln prv[NI > 0 ? NI : 1];  // the item under it (-2 - z: the bottom of zone z)
-    Ln nxt[NI > 0 ? NI : 1];  // the item on it (-2 - z: the top of zone z)
-    It head[NZ > 0 ? NZ : 1]; // the bottom item of a zone (-1: empty)
-    It tail[NZ > 0 ? NZ : 1]; // the top item
-    It len[NZ > 0 ? NZ : 1];  // (0 .. NI)
-    uint64_t stamp[STAMPED && NZ > 0 ? NZ : 0];  // (STAMPED: see above)
-    [[no_unique_address]] std::conditional_t<STAMPED, Lineage, NoLineage> lin;
-
-    void clear() {
-        for (int i = 0; i < NI; ++i) prv[i] = nxt[i] = -1;
-        for (int z = 0; z < NZ; ++z) head[z] = tail[z] = -1, len[z] = 0;
-        if constexpr (STAMPED) {
-            uint64_t t = ++ZONE_CLOCK;
-            for (int z = 0; z < NZ; ++z) stamp[z] = t;
-            if (ZONE_TOUCH) ZONE_TOUCH(-1);
-        }
-    }
-    // the zone an item is in, or -1 (from both ends of its list at once)
-    Id loc(Id item) const {
-        Id a = prv[item], b = nxt[item];
-        for (;;) {
-            if (a < 0) return a == -1 ? -1 : -2 - a;
-            if (b < 0) return -2 - b;
-            a = prv[a], b = nxt[b];
-        }
-    }
-    void append(Id item, Id z) {
-        if constexpr (STAMPED) { stamp[z] = ++ZONE_CLOCK; if (ZONE_TOUCH) ZONE_TOUCH(z); }
-        Id t = tail[z];
-        prv[item] = t >= 0 ? t : -2 - z;
-        nxt[item] = -2 - z;
-        if (t >= 0) nxt[t] = item; else head[z] = item;
-        tail[z] = item;
-        ++len[z];
-    }
-    // (the item's own links are left as they were: ``move`` appends it at once)
-    void unlink(Id item, Id z) {
-        Id p = prv[item], n = nxt[item];
-        if constexpr (STAMPED) { stamp[z] = ++ZONE_CLOCK; if (ZONE_TOUCH) ZONE_TOUCH(z); }
-        if (p >= 0) nxt[p] = n; else head[z] = n >= 0 ? n : -1;
-        if (n >= 0) prv[n] = p; else tail[z] = p >= 0 ? p : -1;
-        --len[z];
-    }
-    // Runtime.move of an item that nobody sees face down: to the top of ``to``
-    // (nothing changes when it is there already)
-    void move(Id item, Id to) {
-        if (item < 0 || to < 0) bail();
-        Id src = loc(item);
-        if (src == to) return;
-        if (src >= 0) unlink(item, src);
-        append(item, to);
-    }
-    // (a zone that holds items has a top one, which append and unlink keep: where the
-    // rules ask for the top of a zone they know is not empty, ``occupied(c) and
-    // top(c)...``, the compiler drops the test that it is not none)
-    Id top(Id z) const {
-        Id t = tail[nn(z)];
-        if (len[z] > 0 && t < 0) __builtin_unreachable();
-        return t;
-    }
-    // the top item of ``z``, or item 0 where it holds none: read where the rules read
-    // the top only if the zone is occupied, the test and the read made together with no
-    // branch (``occupied(c) and top(c).seat == s``: kernel_early.py, occupied_and)
-    Id top_any(Id z) const {
-        Id t = tail[nn(z)];
-        return t < 0 ? 0 : t;
-    }
-    Id bottom(Id z) const { return head[nn(z)]; }
-    I size(Id z) const { return len[nn(z)]; }
-    List<Id> items(Id z) const {
-        Vec<Id> v;
-        v.reserve((size_t)len[nn(z)]);
-        for (Id i = head[z]; i >= 0; i = nxt[i]) v.push_back(i);
-        return List<Id>(std::move(v));
-    }
-    List<Id> topn(Id z, I n) const {  // helpers._topn: the top n, the top one first
-        nn(z);
-        Vec<Id> v;
-        for (Id i = tail[z]; i >= 0 && (I)v.size() < n; i = prv[i]) v.push_back(i);
-        return List<Id>(std::move(v));
-    }
-    void set_items(Id z, const std::vector<Id>& v) {  // a zone's items, bottom to top, anew
-        head[z] = tail[z] = -1;
-        len[z] = 0;
-        for (Id i : v) append(i, z);
-    }
-};
-
-// ------------------------------------------------------------------ the generator
-// SplitMix64, as interpreter/play/rng.py: the state is one 64-bit int kept in the game.
-static inline uint64_t next_u64(uint64_t& state) {
-    state += 0x9E3779B97F4A7C15ULL;
-    uint64_t z = state;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-// rng.below: a uniform int in 0..n-1 without modulo bias (a draw at or above the
-// largest multiple of n below 2**64 is drawn again)
-static inline I below(uint64_t& state, I n) {
-    if (n <= 0) bail();
-    uint64_t un = (uint64_t)n;
-    uint64_t rest = (UINT64_MAX % un + 1) % un;  // 2**64 mod n
-    for (;;) {
-        uint64_t z = next_u64(state);
-        if (rest == 0 || z < (uint64_t)0 - rest) return (I)(z % un);
-    }
 }
 
 #if MK_SHARED_HERE

@@ -1,0 +1,149 @@
+// The zones of a kernel's state and its generator (interpreter/native/kernel.py writes
+// the rest), after cxx/kernel_rt.hpp in every kernel (kernel_types.runtime_cxx).
+namespace mk {
+
+// ------------------------------------------------------------------ zones
+// Every zone (a cell is one) is a list of items, bottom to top, linked through the
+// items: taking an item from anywhere and putting it on top cost the same, and the
+// whole layout is a few arrays (a copy of a game is a copy of them).
+// (each array of the narrowest type that holds its values: an item's id or -1, a
+// link, a count of items; they are read as Id)
+// An item keeps no zone of its own: the links at the ends of a zone z (under its bottom
+// item, on its top one) hold -2 - z, and an item's zone is found at the nearer end of
+// its list (``loc``: one step for an item alone, at the top or at the bottom; an item in
+// no zone has the links -1). Where the ends' values fit the links' type as the items
+// do (fewer zones than the type holds below 0), this is NI bytes less for every copy.
+// STAMPED: each zone also holds the stamp of its last change, a number no other change
+// of any zone of any state was given (ZONE_CLOCK): two states whose zone has the same
+// stamp hold the same items there (a copy of a state copies its stamps). The kernel's
+// lasting keeps read them (interpreter/native/kernel_lasting.py).
+// Each change of a STAMPED zone is told to ZONE_TOUCH (the zone, or -1: every zone),
+// where a kernel sets it: its lasting keeps' entries that read the zone are then no
+// longer clean (kernel_lasting.py's watchers). A STAMPED state's lineage is a number
+// no other state was given: a copy of a state gets a fresh one (so does the state a
+// copy is assigned to), so the changes of a state are those told to ZONE_TOUCH while
+// its lineage is the same.
+static void (*ZONE_TOUCH)(int) = nullptr;
+static uint64_t LINEAGE_CLOCK = 0;
+struct Lineage {
+    uint64_t id;
+    Lineage() : id(++LINEAGE_CLOCK) {}
+    Lineage(const Lineage&) : id(++LINEAGE_CLOCK) {}
+    Lineage& operator=(const Lineage&) { id = ++LINEAGE_CLOCK; return *this; }
+};
+struct NoLineage {};
+static uint64_t ZONE_CLOCK = 0;
+template <int NI, int NZ, bool STAMPED = false>
+struct Zones {
+    typedef Fit<-1, NI> It;
+    typedef Fit<-1 - NZ, NI> Ln;
+    Ln prv[NI > 0 ? NI : 1];  // the item under it (-2 - z: the bottom of zone z)
+    Ln nxt[NI > 0 ? NI : 1];  // the item on it (-2 - z: the top of zone z)
+    It head[NZ > 0 ? NZ : 1]; // the bottom item of a zone (-1: empty)
+    It tail[NZ > 0 ? NZ : 1]; // the top item
+    It len[NZ > 0 ? NZ : 1];  // (0 .. NI)
+    uint64_t stamp[STAMPED && NZ > 0 ? NZ : 0];  // (STAMPED: see above)
+    [[no_unique_address]] std::conditional_t<STAMPED, Lineage, NoLineage> lin;
+
+    void clear() {
+        for (int i = 0; i < NI; ++i) prv[i] = nxt[i] = -1;
+        for (int z = 0; z < NZ; ++z) head[z] = tail[z] = -1, len[z] = 0;
+        if constexpr (STAMPED) {
+            uint64_t t = ++ZONE_CLOCK;
+            for (int z = 0; z < NZ; ++z) stamp[z] = t;
+            if (ZONE_TOUCH) ZONE_TOUCH(-1);
+        }
+    }
+    // the zone an item is in, or -1 (from both ends of its list at once)
+    Id loc(Id item) const {
+        Id a = prv[item], b = nxt[item];
+        for (;;) {
+            if (a < 0) return a == -1 ? -1 : -2 - a;
+            if (b < 0) return -2 - b;
+            a = prv[a], b = nxt[b];
+        }
+    }
+    void append(Id item, Id z) {
+        if constexpr (STAMPED) { stamp[z] = ++ZONE_CLOCK; if (ZONE_TOUCH) ZONE_TOUCH(z); }
+        Id t = tail[z];
+        prv[item] = t >= 0 ? t : -2 - z;
+        nxt[item] = -2 - z;
+        if (t >= 0) nxt[t] = item; else head[z] = item;
+        tail[z] = item;
+        ++len[z];
+    }
+    // (the item's own links are left as they were: ``move`` appends it at once)
+    void unlink(Id item, Id z) {
+        Id p = prv[item], n = nxt[item];
+        if constexpr (STAMPED) { stamp[z] = ++ZONE_CLOCK; if (ZONE_TOUCH) ZONE_TOUCH(z); }
+        if (p >= 0) nxt[p] = n; else head[z] = n >= 0 ? n : -1;
+        if (n >= 0) prv[n] = p; else tail[z] = p >= 0 ? p : -1;
+        --len[z];
+    }
+    // Runtime.move of an item that nobody sees face down: to the top of ``to``
+    // (nothing changes when it is there already)
+    void move(Id item, Id to) {
+        if (item < 0 || to < 0) bail();
+        Id src = loc(item);
+        if (src == to) return;
+        if (src >= 0) unlink(item, src);
+        append(item, to);
+    }
+    // (a zone that holds items has a top one, which append and unlink keep: where the
+    // rules ask for the top of a zone they know is not empty, ``occupied(c) and
+    // top(c)...``, the compiler drops the test that it is not none)
+    Id top(Id z) const {
+        Id t = tail[nn(z)];
+        if (len[z] > 0 && t < 0) __builtin_unreachable();
+        return t;
+    }
+    // the top item of ``z``, or item 0 where it holds none: read where the rules read
+    // the top only if the zone is occupied, the test and the read made together with no
+    // branch (``occupied(c) and top(c).seat == s``: kernel_early.py, occupied_and)
+    Id top_any(Id z) const {
+        Id t = tail[nn(z)];
+        return t < 0 ? 0 : t;
+    }
+    Id bottom(Id z) const { return head[nn(z)]; }
+    I size(Id z) const { return len[nn(z)]; }
+    List<Id> items(Id z) const {
+        Vec<Id> v;
+        v.reserve((size_t)len[nn(z)]);
+        for (Id i = head[z]; i >= 0; i = nxt[i]) v.push_back(i);
+        return List<Id>(std::move(v));
+    }
+    List<Id> topn(Id z, I n) const {  // helpers._topn: the top n, the top one first
+        nn(z);
+        Vec<Id> v;
+        for (Id i = tail[z]; i >= 0 && (I)v.size() < n; i = prv[i]) v.push_back(i);
+        return List<Id>(std::move(v));
+    }
+    void set_items(Id z, const std::vector<Id>& v) {  // a zone's items, bottom to top, anew
+        head[z] = tail[z] = -1;
+        len[z] = 0;
+        for (Id i : v) append(i, z);
+    }
+};
+
+// ------------------------------------------------------------------ the generator
+// SplitMix64, as interpreter/play/rng.py: the state is one 64-bit int kept in the game.
+static inline uint64_t next_u64(uint64_t& state) {
+    state += 0x9E3779B97F4A7C15ULL;
+    uint64_t z = state;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+// rng.below: a uniform int in 0..n-1 without modulo bias (a draw at or above the
+// largest multiple of n below 2**64 is drawn again)
+static inline I below(uint64_t& state, I n) {
+    if (n <= 0) bail();
+    uint64_t un = (uint64_t)n;
+    uint64_t rest = (UINT64_MAX % un + 1) % un;  // 2**64 mod n
+    for (;;) {
+        uint64_t z = next_u64(state);
+        if (rest == 0 || z < (uint64_t)0 - rest) return (I)(z % un);
+    }
+}
+
+}  // namespace mk
