@@ -30,6 +30,7 @@ from kernel_support import needs_kernel
 from lockstep import kernel_plays_as_python, play_both, program_of
 from meeple.dsl import ast as ir
 from meeple.dsl.builtins import AGGREGATES, BUILTINS, CLOSURES, FORMS
+from meeple.dsl.errors import MeepleError
 from meeple.interpreter import Budgets, RuleError
 from meeple.interpreter.compiler import codegen
 from meeple.interpreter.core import evaluate
@@ -200,6 +201,26 @@ def test_a_kernel_plays_as_the_walk_plays(monkeypatch, text, name):
     assert kernel.kernel and walked.walk is not None
     assert kernel_plays_as_python(kernel, walked, 3) > 20 and kernel.native_fallbacks == 0
 
+
+@pytest.mark.parametrize("mode", ["", "tree", "both"])
+def test_a_relation_or_const_over_the_code_budget_is_located_at_its_declaration(monkeypatch, mode):
+    """The code budget run out compiling a relation or a const (walked or not): the
+    diagnostic at the declaration's name, not at its expression."""
+    monkeypatch.setattr(evaluate, "MODE", mode)
+    lines = WALKED.splitlines()
+
+    def at(decl: str, name: str) -> tuple:
+        i = next(k for k, line in enumerate(lines) if line.startswith(decl))
+        return i + 1, lines[i].index(name) + 1
+    declared = {at("relation line", "line"), at("relation beside", "beside"), at("const middle", "middle")}
+    seen = set()
+    for code in range(100, 1000, 50):
+        with pytest.raises(MeepleError) as e:
+            program_of(WALKED, "walked.meeple", native=False, budgets=Budgets(code=code))
+        d = e.value.diagnostics[0]
+        assert d.code == "load/budget" and "'code' budget" in d.message
+        seen.add((d.span.line, d.span.column))
+    assert declared <= seen
 
 def _outcome(monkeypatch, mode: str, budgets: Budgets):
     """The walked ruleset's random game (seed 1) with these budgets: its result, or the

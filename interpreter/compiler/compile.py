@@ -472,7 +472,7 @@ class Program:
         a, b = (p.name for p in r.params)
         ba, bb = (p.type.name for p in r.params)
         body = self._gen(r.body, Env({a, b}))
-        fn = self._static_fn(f"R, v_{a}, v_{b}", r.body, body, f"<relation {name}>") if body else None
+        fn = self._static_fn(f"R, v_{a}, v_{b}", r.body, body, f"<relation {name}>", r.span) if body else None
         table = [[] for _ in self.zones]
         pairs = len(self.boards.get(ba, ())) * len(self.boards.get(bb, ()))
         if pairs > self.budgets.relation:
@@ -500,7 +500,7 @@ class Program:
         board = r.params[0].type.name
         body = self._gen(r.body, Env(set(names)))
         fn = self._static_fn(f"R, {', '.join('v_' + x for x in names)}", r.body, body,
-                             f"<relation {name}>") if body else None
+                             f"<relation {name}>", r.span) if body else None
         n = len(names)
         tuples = len(self.boards.get(board, ())) ** n
         if tuples > self.budgets.relation:
@@ -538,7 +538,7 @@ class Program:
         calls, depth): a const that runs out of one is a ``load/budget`` diagnostic at it."""
         for name, d in self.checked.consts.items():
             body = self._gen(d.value, Env())
-            fn = self._static_fn("R", d.value, body, f"<const {name}>") if body else None
+            fn = self._static_fn("R", d.value, body, f"<const {name}>", d.span) if body else None
             if fn is None:
                 continue
             st = self.static
@@ -550,10 +550,11 @@ class Program:
             if self._static("const", d.span, build) is None:
                 self.ns[f"CONST_{name}"] = None
 
-    def _static_fn(self, params: str, e, body: str, filename: str):
+    def _static_fn(self, params: str, e, body: str, filename: str, span):
         """A relation's or a const's expression (its Python text ``body``) as a function
-        of ``params``, computed before any game; walked too where ``walk_mode`` says so."""
-        fn = self._eval(f"lambda {params}: {body}", filename, e.span)
+        of ``params``, computed before any game (a problem compiling it located at
+        ``span``, the declaration's); walked too where ``walk_mode`` says so."""
+        fn = self._eval(f"lambda {params}: {body}", filename, span)
         return fn if self.walk is None else self._walked(self.walk, params, e, frozenset(), fn)
 
     def relation_tables(self) -> dict:

@@ -10,11 +10,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
-    _Base = Any
-else:
-    _Base = object
-
 
 def _parts(e, is_list) -> list:
     """The parts of ``a + b + c ...`` (the left operands of + all the way down): a part
@@ -27,8 +22,20 @@ def _parts(e, is_list) -> list:
     return parts[::-1]
 
 
-class JoinedLists(_Base):
+class JoinedLists:
     """Gen's ``a + b`` of lists of numbers or ids, built once (see the module's docstring)."""
+
+    if TYPE_CHECKING:
+        def fresh(self, base: str) -> str: ...
+        def expr(self, e, sc: dict, want=None) -> str: ...
+        def ty(self, e) -> Any: ...
+        def ct(self, t) -> str: ...
+        def elementwise(self, e, sc: dict) -> str | None: ...
+        def _compactable(self, e, el: str) -> bool: ...
+        def _static_cells(self, e, sc: dict, t) -> str | None: ...
+        def loops(self, comp, sc: dict, body, reserve: str | None = None, whole: bool = False,
+                  count: str | None = None, compact: tuple | None = None, truth: bool = False,
+                  size=None) -> str: ...
 
     def joined_lists(self, e, sc: dict, t) -> str | None:
         """The C++ of the join ``e`` of type ``t`` built in one list, or None (elements
