@@ -38,6 +38,7 @@ from ...dsl.types import T
 from .cxx_text import ident
 from .kernel_lasting import (  # (_STATE: anything of the state but the zones)
     _STATE,
+    args_params,
     stamp_zones,
     told,
 )
@@ -137,7 +138,7 @@ class ComponentChecks:
         rel = self.tables.relation(cl.iter.func)[0]
         fn = ident("X", name)
         sig = (f"static List<Id> {fn}(St& s, const List<Id>& v0_, const List<uint64_t>& d0_, const Vec<Id>& j_, I& w_"
-               + "".join(f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")")
+               + args_params(self, name) + ")")
         self.protos.append(sig + ";")
         # (a zone read is one noted: COND reads its cell's zone alone, noted before)
         self.fns.append(
@@ -251,7 +252,7 @@ once, as it is checked: see the module's docstring). False where a cell's COND
         fn = ident("T", name)
         names = "".join(f", {ident('A', n)}" for n, _ in params)
         sig = (f"template <class E> static bool {fn}(St& s, E& e"
-               + "".join(f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")")
+               + args_params(self, name) + ")")
         self.protos.append(sig + ";")
         self.fns.append(
             f"{sig} {{ if (e.moved || e.lin != s.z.lin.id || e.nt > {TOUCHED}) "
@@ -307,10 +308,9 @@ once, as it is checked: see the module's docstring). False where a cell's COND
         comp = _filter(fd.body, {p.name for p in fd.params}, lambda e: self.facts.call_kind(e) == "row")
         if comp is None or any(x.node == "Var" and x.name == hop[1] for x in ir.walk(comp.cond)):
             return None
-        params = [(p.name, self.param_type(p)) for p in fd.params]
         fn = ident("Y", name)
         sig = (f"static List<Id> {fn}(St& s, const List<Id>& v0_, const List<uint64_t>& d0_"
-               + "".join(f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")")
+               + args_params(self, name) + ")")
         self.protos.append(sig + ";")
         # (with distinct, the list for g loses the cells of v: distinct keeps the first)
         keep = "std::find(v0_.begin(), v0_.end(), x_) == v0_.end()" if fd.body.node == "Call" else "true"

@@ -27,7 +27,7 @@ from .cxx_text import ident
 from .kernel_components import TOUCHED, ComponentChecks
 from .kernel_early import total_over_cell
 from .kernel_elementwise import _SCALARS, ElementwiseKeeps
-from .kernel_lasting import LastingKeeps
+from .kernel_lasting import LastingKeeps, args_params
 from .kernel_types import has_none
 
 _WRAPPERS = 8   # functions whose value is another's, looked through at most
@@ -58,12 +58,6 @@ def _hashed(a: str, listed: bool) -> str:
         return f"(uint64_t){a}"
     return (f"[&] {{ uint64_t h_ = 1469598103934665603ULL; for (auto x_ : {a}) "
             f"h_ = (h_ ^ (uint64_t)x_) * 1099511628211ULL; return h_; }}()")
-
-
-def args_params(gen, name: str) -> str:
-    """The C++ of the parameters of the rule function ``name`` after the state's (each
-    ``, type uA_name``)."""
-    return "".join(f", {gen.arg_type(gen.param_type(p))} {ident('A', p.name)}" for p in gen.c.functions[name].params)
 
 
 def _slow_sig(sig: str) -> str:
@@ -554,14 +548,15 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         ext = self.component_extend(name)
         renew = (f"e.clean = true; e.nt = 0; e.lin = s.z.lin.id; if (e.moved) {{ e.moved = false; for (Id x_ : e.v) "
                  f"if (x_ >= 0 && x_ < NZ) {point}(x_, r_); {point}(e.at, r_); }}")
-        if ext is None or not recheck.endswith(", nullptr)"):
+        if ext is None:
             return f"({recheck} && [&]() {{ {renew} return true; }}())"
         fn = ident("J", name)
         head = f"static bool {fn}(St& s, int32_t r_{args_params(self, name)})"
         self.protos.append(head + ";")
         # (the zones noted as changed checked alone, where they tell: component_touched)
         touched = self.component_touched(name, cell)
-        full = f"!{recheck[:-len(', nullptr)')]}, &j_)"
+        # (ext made: the recheck by membership is made, given j_ in place of nullptr)
+        full = f"!{self.component_recheck(name)}(s, e.v, e.deps{args}, &j_)"
         check = (f"if (!e.moved && e.lin == s.z.lin.id && e.nt <= {TOUCHED} && e.v.size()) {{ {touched} }} "
                  f"else if ({full}) return false; " if touched else f"if ({full}) return false; ")
         self.fns.append(
