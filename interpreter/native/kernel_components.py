@@ -91,12 +91,11 @@ class ComponentChecks:
         if comp.cond is None:
             return None
         cl = comp.clauses[0]
-        params = [(p.name, self.param_type(p)) for p in fd.params]
         start = self.ty(cl.iter.args[0])
         # (``j_``, where not null, takes the zones out of the walk whose COND became
         # true, a cell beside it that joins it: true is then returned where every other
         # zone checked kept its value, the walk to be carried on from them: uX_name)
-        made[name] = self._recheck("V", name, params, comp.cond, cl.var, T("cell", start.arg), "const ",
+        made[name] = self._recheck("V", name, comp.cond, cl.var, T("cell", start.arg), "const ",
                                    lambda var, cond, changed: (
                                        f"{changed}if ((bool)({cond}) != was_) {{ if (was_ || !j_) return false; "
                                        f"j_->push_back({var}); continue; }} p_[i_ + 1] = t_; }} return true; }}"),
@@ -127,12 +126,9 @@ class ComponentChecks:
         if check is None or cl.iter.node != "Call" or cl.iter.func not in self.c.relations \
                 or len(cl.iter.args) != 1 or self.ty(cl.iter.args[0]).tag != "cell":
             return None
-        params = [(p.name, self.param_type(p)) for p in fd.params]
-        sc = {n: (ident("A", n), t) for n, t in params}
         var = self.fresh(cl.var)
-        sc[cl.var] = (var, T("cell", self.ty(cl.iter.args[0]).arg))
-        cond = self.expr(fd.body.comp.cond, sc, BOOL)
-        if not own_zone_only(cond, var):
+        cond = self._own_cond(name, fd.body.comp.cond, cl.var, var, T("cell", self.ty(cl.iter.args[0]).arg))
+        if cond is None:
             return None
         stamp_zones(self)
         rel = self.tables.relation(cl.iter.func)[0]
@@ -172,11 +168,8 @@ class ComponentChecks:
             return None
         fd = self.c.functions[name]
         cl = fd.body.comp.clauses[0]
-        params = [(p.name, self.param_type(p)) for p in fd.params]
-        sc = {n: (ident("A", n), t) for n, t in params}
-        sc[cl.var] = (var, T("cell", self.ty(cl.iter.args[0]).arg))
-        cond = self.expr(fd.body.comp.cond, sc, BOOL)
-        if not own_zone_only(cond, var):
+        cond = self._own_cond(name, fd.body.comp.cond, cl.var, var, T("cell", self.ty(cl.iter.args[0]).arg))
+        if cond is None:
             return None
         return (f"for (uint32_t t_ = 0; t_ < e.nt; ++t_) {{ Id {var} = e.tz[t_]; {CELL_ID.format(var)}"
                 f"bool was_ = {cell}[{var}] == r_; if ((bool)({cond}) == was_) continue; if (was_) return false; "
@@ -199,15 +192,14 @@ once, as it is checked: see the module's docstring). False where a cell's COND
             return made[name]
         made[name] = None
         fd = self.c.functions[name]
-        params = [(p.name, self.param_type(p)) for p in fd.params]
-        comp = _filter(fd.body, {n for n, _ in params}, lambda e: self.facts.call_kind(e) == "row")
+        comp = _filter(fd.body, {p.name for p in fd.params}, lambda e: self.facts.call_kind(e) == "row")
         if comp is None or self.facts.counts_any(comp.cond):
             return None
         cl = comp.clauses[-1]
         t = self.ty(comp.elem)
         if t.tag != "cell":
             return None
-        made[name] = self._recheck("W", name, params, comp.cond, cl.var, t, "", lambda var, cond, changed: (
+        made[name] = self._recheck("W", name, comp.cond, cl.var, t, "", lambda var, cond, changed: (
             # (``gone_``: the places in the deps of the cells taken out, whose stamps alone
             # are renewed once ``v`` is without them: the others' were as they were checked)
             f"Vec<Id> gone_; {changed}bool now_ = (bool)({cond}); "
@@ -239,18 +231,15 @@ once, as it is checked: see the module's docstring). False where a cell's COND
         made[name] = None
         check = self.filter_recheck(name)
         fd = self.c.functions[name]
-        params = [(p.name, self.param_type(p)) for p in fd.params]
-        comp = _filter(fd.body, {n for n, _ in params}, lambda e: self.facts.call_kind(e) == "row")
+        comp = _filter(fd.body, {p.name for p in fd.params}, lambda e: self.facts.call_kind(e) == "row")
         if check is None or comp is None:
             return None
-        sc = {n: (ident("A", n), t) for n, t in params}
         var = self.fresh(comp.clauses[-1].var)
-        sc[comp.clauses[-1].var] = (var, self.ty(comp.elem))
-        cond = self.expr(comp.cond, sc, BOOL)
-        if not own_zone_only(cond, var):
+        cond = self._own_cond(name, comp.cond, comp.clauses[-1].var, var, self.ty(comp.elem))
+        if cond is None:
             return None
         fn = ident("T", name)
-        names = "".join(f", {ident('A', n)}" for n, _ in params)
+        names = "".join(f", {ident('A', p.name)}" for p in fd.params)
         sig = (f"template <class E> static bool {fn}(St& s, E& e"
                + args_params(self, name) + ")")
         self.protos.append(sig + ";")
@@ -351,7 +340,16 @@ once, as it is checked: see the module's docstring). False where a cell's COND
             f"if (r_ >= 0) {one} }} }}"),
             lambda t: told(self, t))
 
-    def _recheck(self, tag: str, name: str, params: list, cond_e, var_name: str, el: T, const: str,
+    def _own_cond(self, name: str, cond_e, var_name: str, var: str, el: T) -> str | None:
+        """COND (``cond_e``) of the rule function ``name`` compiled, its cell
+        ``var_name`` (of type ``el``) named ``var``: None where it reads anything of the
+        state but that cell's zone (``own_zone_only``)."""
+        sc = {p.name: (ident("A", p.name), self.param_type(p)) for p in self.c.functions[name].params}
+        sc[var_name] = (var, el)
+        cond = self.expr(cond_e, sc, BOOL)
+        return cond if own_zone_only(cond, var) else None
+
+    def _recheck(self, tag: str, name: str, cond_e, var_name: str, el: T, const: str,
                  body, extra: str = "") -> str | None:
         """``u<tag>_name(s, v, deps, args...)`` (``const``: "const " where it leaves ``v``
         as it is), COND (``cond_e``, of the cell ``var_name`` of type ``el``) compiled,
@@ -359,15 +357,13 @@ once, as it is checked: see the module's docstring). False where a cell's COND
         ``body(var, cond, changed)``: the C++ after the deps' pointer ``p_`` and size
         ``n_``, ``changed`` the head of the loop over the zones noted whose stamps
         changed (``t_`` the stamp now, ``was_`` whether the zone is in ``v``)."""
-        sc = {n: (ident("A", n), t) for n, t in params}
         var = self.fresh(var_name)
-        sc[var_name] = (var, el)
-        cond = self.expr(cond_e, sc, BOOL)
-        if not own_zone_only(cond, var):
+        cond = self._own_cond(name, cond_e, var_name, var, el)
+        if cond is None:
             return None
         fn = ident(tag, name)
         sig = (f"static bool {fn}(St& s, {const}List<Id>& v_, const List<uint64_t>& d_"
-               + "".join(f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + extra + ")")
+               + args_params(self, name) + extra + ")")
         self.protos.append(sig + ";")
         changed = (f"for (size_t i_ = 0; i_ < n_; i_ += 2) {{ Id {var} = (Id)p_[i_]; uint64_t t_ = s.z.stamp[{var}]; "
                    f"if (t_ == p_[i_ + 1]) continue; bool was_ = false; "
