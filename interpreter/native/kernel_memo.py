@@ -321,8 +321,12 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
     def _hit(self, counted: str = "") -> str:
         """The C++ block that returns the value of the keep's entry ``e``, counting again
         the work and the calls its evaluation counted (``counted``: C++ run first)."""
-        return (f"{{ ++KEPT_READS; {counted}W(s, e.work); s.calls += e.calls; "
-                f"if (s.calls > {self.b.calls}) bail(); return e.v; }}")
+        return f"{{ {self._charged(counted)}return e.v; }}"
+
+    def _charged(self, counted: str = "") -> str:
+        """The C++ that reads the keep's entry ``e`` (``_hit``): counts the read, then
+        the work and the calls its evaluation counted (``counted``: C++ run first)."""
+        return f"++KEPT_READS; {counted}W(s, e.work); s.calls += e.calls; if (s.calls > {self.b.calls}) bail(); "
 
     def _read(self, same: str, lasting: str = "", noted: bool = True, recheck: str = "", counted: str = "") -> str:
         """The C++ that returns the value of the keep's entry ``e`` where it is of the
@@ -461,7 +465,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         field = next(k[1] for k in keys if k[2] == g)
         return (f"if (e.last{others} && {field}.size() && {field}.size() < {g}.size() "
                 f"&& std::equal({field}.begin(), {field}.end(), {g}.begin())) {{ const List<Id> e_g_ = {field}; "
-                f"if ({old_g}) {{ ++KEPT_READS; W(s, e.work); s.calls += e.calls; if (s.calls > {self.b.calls}) bail(); "
+                f"if ({old_g}) {{ {self._charged()}"
                 f"const List<Id> add_ = List<Id>::of_n({g}.begin() + e_g_.size(), {g}.size() - e_g_.size()); "
                 f"I w0_ = s.work; List<Id> v_ = {ext}(s, e.v, e.deps{grown_args}); e.work += w0_ - s.work; "
                 f"e.epoch = EPOCH; {field} = {g}; e.v = v_; e.deps = deps_read(); {'e.took = false; ' if touched else ''}"
