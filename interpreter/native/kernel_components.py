@@ -148,7 +148,7 @@ class ComponentChecks:
         made[name] = fn
         return fn
 
-    def component_touched(self, name: str, cell: str, var: str = "z_") -> str | None:
+    def component_touched(self, name: str, cell: str) -> str | None:
         """For an entry ``e`` (index ``r_``) of the component function ``name``'s walks
         (``component_extend``; ``cell``: the entry each cell points at): the C++ loop
         that checks ``e`` by the zones noted as changed since it was last made or checked
@@ -166,6 +166,7 @@ class ComponentChecks:
         is of another form."""
         if self.component_extend(name) is None:
             return None
+        var = "z_"
         fd = self.c.functions[name]
         cl = fd.body.comp.clauses[0]
         cond = self._own_cond(name, fd.body.comp.cond, cl.var, var, T("cell", self.ty(cl.iter.args[0]).arg))
