@@ -312,13 +312,13 @@ once, as it is checked: see the module's docstring). False where a cell's COND
         made[name] = fn
         return fn
 
-    def touches(self, key: tuple, rel: str, cells: str, entries: str, noted: bool = False) -> None:
+    def touches(self, key: tuple, rel: str, cells: str, entries: str) -> None:
         """Tells a change of a zone ``z`` (cxx/kernel_rt.hpp's ``ZONE_TOUCH``) to the entries
         that ``z`` and the cells related to ``z`` by ``rel`` point at (``cells[y]``, an
         index in the table ``entries``, -1: none), each made unclean; every entry, where
-        every zone changed. ``noted``: each entry also notes ``z`` (``TOUCHED`` of them in
-        ``tz``, ``nt`` their count, past ``TOUCHED`` where more, or every zone, changed:
-        ``component_touched``)."""
+        every zone changed. Each entry also notes ``z`` (``TOUCHED`` of them in ``tz``,
+        ``nt`` their count, past ``TOUCHED`` where more, or every zone, changed:
+        ``component_touched``, ``filter_touched``)."""
         rows = self.ns[f"REL_{rel}"]
         inv: list[list[int]] = [[z] for z in range(self.nz)]
         for y in range(min(len(rows), self.nz)):
@@ -329,14 +329,13 @@ once, as it is checked: see the module's docstring). False where a cell's COND
         for r in inv:
             at.append(at[-1] + len(r))
         ids = ", ".join(str(y) for r in inv for y in r) or "0"
-        every = f" g_.nt = {TOUCHED} + 1;" if noted else ""
         # (no branch: the zones noted past TOUCHED, unread, are written over the first)
         one = (f"{{ auto& g_ = {entries}[r_]; g_.clean = false; g_.tz[g_.nt % ({TOUCHED} + 1)] = (Id)z_; "
-               f"g_.nt += g_.nt <= {TOUCHED}; }}" if noted else f"{entries}[r_].clean = false;")
+               f"g_.nt += g_.nt <= {TOUCHED}; }}")
         self.tables.table(key + ("TOUCH",), lambda t: (
             f"static const int32_t {t}_at[{len(at)}] = {{{', '.join(map(str, at))}}}; "
             f"static const int32_t {t}_ids[{max(at[-1], 1)}] = {{{ids}}}; "
-            f"static void {t}(int z_) {{ if (z_ < 0 || z_ >= NZ) {{ for (auto& g_ : {entries}) {{ g_.clean = false;{every} }} return; }} "
+            f"static void {t}(int z_) {{ if (z_ < 0 || z_ >= NZ) {{ for (auto& g_ : {entries}) {{ g_.clean = false; g_.nt = {TOUCHED} + 1; }} return; }} "
             f"for (int32_t k_ = {t}_at[z_]; k_ < {t}_at[z_ + 1]; ++k_) {{ int32_t r_ = {cells}[{t}_ids[k_]]; "
             f"if (r_ >= 0) {one} }} }}"),
             lambda t: told(self, t))

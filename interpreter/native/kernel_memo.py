@@ -423,7 +423,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         point = self.tables.table(key + ("POINT",), lambda t: (
             f"static inline void {t}(Id x_, int32_t r_) {{ int32_t o_ = {cell}[x_]; if (o_ == r_) return; "
             f"{cell}[x_] = r_; if (o_ >= 0) {{ {table}[o_].clean = false; {table}[o_].moved = true; }} }}"))
-        self.touches(key, hop[0], cell, table, noted=True)
+        self.touches(key, hop[0], cell, table)
         if touched:
             names = [ident("A", p.name) for p in self.c.functions[name].params]
             recheck = f"{touched}(s, e{''.join(', ' + a for a in names)})"
@@ -522,7 +522,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
             f"static inline void {t}(Id x_, int32_t r_) {{ int32_t o_ = {cell}[x_]; if (o_ == r_) return; "
             f"{cell}[x_] = r_; ++{pool}[r_].refs; if (o_ >= 0) {{ auto& g_ = {pool}[o_]; g_.clean = false; g_.moved = true; "
             f"if (--g_.refs == 0) {{ g_.v = {rt}(); g_.deps = List<uint64_t>(); {pool}_free[{pool}_n++] = o_; }} }} }}"))
-        self.touches(key, self.c.functions[name].body.comp.clauses[0].iter.func, cell, pool, noted=True)
+        self.touches(key, self.c.functions[name].body.comp.clauses[0].iter.func, cell, pool)
         store = " ".join(f"m_.{q} = {a};" for q, a, _ in others)
         hit = self._hit()
         # (an unclean entry checked again: uJ_name where the walk may be carried on
