@@ -56,6 +56,19 @@ def test_stones_that_join_kept_groups_play_as_the_reference():
     same(kern, ref, JOIN_MOVES)   # (D3, C3, F3: points of the stones A5 took)
 
 
+def fresh_go():
+    """Go's program for two, on a kernel generated now (no ruleset cached)."""
+    rules = interpreter.load("go", cache=False)
+    assert rules.use_native(report=False, kernel_only=True)
+    return rules.for_players(2)
+
+
+def join_on(prog):
+    """The position JOIN as ``prog`` (a kernel's) plays it and as the reference does."""
+    ref = build(**JOIN)
+    return KernelGame.adopt(Game(prog, json.loads(json.dumps(ref.state)))), ref
+
+
 def go_program(carried: bool, monkeypatch):
     """Go's program on a kernel built now, whose kept walks and liberties are carried on
     where a stone joins them (kernel_components.py's ``component_extend`` and
@@ -64,9 +77,7 @@ def go_program(carried: bool, monkeypatch):
         if not carried:
             m.setattr(kernel_components.ComponentChecks, "component_extend", lambda self, name: None)
             m.setattr(kernel_components.ComponentChecks, "filter_extend", lambda self, name: None)
-        rules = interpreter.load("go", cache=False)
-        assert rules.use_native(report=False, kernel_only=True)
-        prog = rules.for_players(2)
+        prog = fresh_go()
         assert prog.kernel
         source = kernel.Gen(prog).source()
     assert ("uX_stones(s, e.v, e.deps, j_, w_" in source) == carried
@@ -82,8 +93,7 @@ def test_a_stone_that_joins_a_kept_group_reads_it_rather_than_walking_it_again(m
     reads = {}
     for carried in (True, False):
         prog = go_program(carried, monkeypatch)
-        ref = build(**JOIN)
-        kern = KernelGame.adopt(Game(prog, json.loads(json.dumps(ref.state))))
+        kern, ref = join_on(prog)
         before = prog.kernel_kept_reads
         for step, move in enumerate(JOIN_MOVES):
             step_both(kern, ref, step, move)
@@ -208,13 +218,10 @@ def test_random_games_check_by_the_points_noted_as_the_reference_plays(touched, 
     from meeple.interpreter.native import kernel_memo
     monkeypatch.setattr(kernel_components, "TOUCHED", touched)
     monkeypatch.setattr(kernel_memo, "TOUCHED", touched)
-    rules = interpreter.load("go", cache=False)
-    assert rules.use_native(report=False, kernel_only=True)
-    prog = rules.for_players(2)
+    prog = fresh_go()
     assert f"e.nt <= {touched} && e.v.size()" in kernel.Gen(prog).source()
     rnd = random.Random(11)
-    ref = build(**JOIN)
-    kern = KernelGame.adopt(Game(prog, json.loads(json.dumps(ref.state))))
+    kern, ref = join_on(prog)
     pairs = [(kern, ref)]
     for step in range(70):
         if step == 20:

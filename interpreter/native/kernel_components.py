@@ -38,6 +38,7 @@ from ...dsl.types import T
 from .cxx_text import ident
 from .kernel_lasting import (  # (_STATE: anything of the state but the zones)
     _STATE,
+    args_params,
     stamp_zones,
     told,
 )
@@ -90,12 +91,11 @@ class ComponentChecks:
         if comp.cond is None:
             return None
         cl = comp.clauses[0]
-        params = [(p.name, self.param_type(p)) for p in fd.params]
         start = self.ty(cl.iter.args[0])
         # (``j_``, where not null, takes the zones out of the walk whose COND became
         # true, a cell beside it that joins it: true is then returned where every other
         # zone checked kept its value, the walk to be carried on from them: uX_name)
-        made[name] = self._recheck("V", name, params, comp.cond, cl.var, T("cell", start.arg), "const ",
+        made[name] = self._recheck("V", name, comp.cond, cl.var, T("cell", start.arg), "const ",
                                    lambda var, cond, changed: (
                                        f"{changed}if ((bool)({cond}) != was_) {{ if (was_ || !j_) return false; "
                                        f"j_->push_back({var}); continue; }} p_[i_ + 1] = t_; }} return true; }}"),
@@ -126,18 +126,15 @@ class ComponentChecks:
         if check is None or cl.iter.node != "Call" or cl.iter.func not in self.c.relations \
                 or len(cl.iter.args) != 1 or self.ty(cl.iter.args[0]).tag != "cell":
             return None
-        params = [(p.name, self.param_type(p)) for p in fd.params]
-        sc = {n: (ident("A", n), t) for n, t in params}
         var = self.fresh(cl.var)
-        sc[cl.var] = (var, T("cell", self.ty(cl.iter.args[0]).arg))
-        cond = self.expr(fd.body.comp.cond, sc, BOOL)
-        if not own_zone_only(cond, var):
+        cond = self._own_cond(name, fd.body.comp.cond, cl.var, var, T("cell", self.ty(cl.iter.args[0]).arg))
+        if cond is None:
             return None
         stamp_zones(self)
         rel = self.tables.relation(cl.iter.func)[0]
         fn = ident("X", name)
         sig = (f"static List<Id> {fn}(St& s, const List<Id>& v0_, const List<uint64_t>& d0_, const Vec<Id>& j_, I& w_"
-               + "".join(f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")")
+               + args_params(self, name) + ")")
         self.protos.append(sig + ";")
         # (a zone read is one noted: COND reads its cell's zone alone, noted before)
         self.fns.append(
@@ -151,7 +148,7 @@ class ComponentChecks:
         made[name] = fn
         return fn
 
-    def component_touched(self, name: str, cell: str, var: str = "z_") -> str | None:
+    def component_touched(self, name: str, cell: str) -> str | None:
         """For an entry ``e`` (index ``r_``) of the component function ``name``'s walks
         (``component_extend``; ``cell``: the entry each cell points at): the C++ loop
         that checks ``e`` by the zones noted as changed since it was last made or checked
@@ -169,13 +166,11 @@ class ComponentChecks:
         is of another form."""
         if self.component_extend(name) is None:
             return None
+        var = "z_"
         fd = self.c.functions[name]
         cl = fd.body.comp.clauses[0]
-        params = [(p.name, self.param_type(p)) for p in fd.params]
-        sc = {n: (ident("A", n), t) for n, t in params}
-        sc[cl.var] = (var, T("cell", self.ty(cl.iter.args[0]).arg))
-        cond = self.expr(fd.body.comp.cond, sc, BOOL)
-        if not own_zone_only(cond, var):
+        cond = self._own_cond(name, fd.body.comp.cond, cl.var, var, T("cell", self.ty(cl.iter.args[0]).arg))
+        if cond is None:
             return None
         return (f"for (uint32_t t_ = 0; t_ < e.nt; ++t_) {{ Id {var} = e.tz[t_]; {CELL_ID.format(var)}"
                 f"bool was_ = {cell}[{var}] == r_; if ((bool)({cond}) == was_) continue; if (was_) return false; "
@@ -198,15 +193,14 @@ once, as it is checked: see the module's docstring). False where a cell's COND
             return made[name]
         made[name] = None
         fd = self.c.functions[name]
-        params = [(p.name, self.param_type(p)) for p in fd.params]
-        comp = _filter(fd.body, {n for n, _ in params}, lambda e: self.facts.call_kind(e) == "row")
+        comp = _filter(fd.body, {p.name for p in fd.params}, lambda e: self.facts.call_kind(e) == "row")
         if comp is None or self.facts.counts_any(comp.cond):
             return None
         cl = comp.clauses[-1]
         t = self.ty(comp.elem)
         if t.tag != "cell":
             return None
-        made[name] = self._recheck("W", name, params, comp.cond, cl.var, t, "", lambda var, cond, changed: (
+        made[name] = self._recheck("W", name, comp.cond, cl.var, t, "", lambda var, cond, changed: (
             # (``gone_``: the places in the deps of the cells taken out, whose stamps alone
             # are renewed once ``v`` is without them: the others' were as they were checked)
             f"Vec<Id> gone_; {changed}bool now_ = (bool)({cond}); "
@@ -238,20 +232,17 @@ once, as it is checked: see the module's docstring). False where a cell's COND
         made[name] = None
         check = self.filter_recheck(name)
         fd = self.c.functions[name]
-        params = [(p.name, self.param_type(p)) for p in fd.params]
-        comp = _filter(fd.body, {n for n, _ in params}, lambda e: self.facts.call_kind(e) == "row")
+        comp = _filter(fd.body, {p.name for p in fd.params}, lambda e: self.facts.call_kind(e) == "row")
         if check is None or comp is None:
             return None
-        sc = {n: (ident("A", n), t) for n, t in params}
         var = self.fresh(comp.clauses[-1].var)
-        sc[comp.clauses[-1].var] = (var, self.ty(comp.elem))
-        cond = self.expr(comp.cond, sc, BOOL)
-        if not own_zone_only(cond, var):
+        cond = self._own_cond(name, comp.cond, comp.clauses[-1].var, var, self.ty(comp.elem))
+        if cond is None:
             return None
         fn = ident("T", name)
-        names = "".join(f", {ident('A', n)}" for n, _ in params)
+        names = "".join(f", {ident('A', p.name)}" for p in fd.params)
         sig = (f"template <class E> static bool {fn}(St& s, E& e"
-               + "".join(f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")")
+               + args_params(self, name) + ")")
         self.protos.append(sig + ";")
         self.fns.append(
             f"{sig} {{ if (e.moved || e.lin != s.z.lin.id || e.nt > {TOUCHED}) "
@@ -307,10 +298,9 @@ once, as it is checked: see the module's docstring). False where a cell's COND
         comp = _filter(fd.body, {p.name for p in fd.params}, lambda e: self.facts.call_kind(e) == "row")
         if comp is None or any(x.node == "Var" and x.name == hop[1] for x in ir.walk(comp.cond)):
             return None
-        params = [(p.name, self.param_type(p)) for p in fd.params]
         fn = ident("Y", name)
         sig = (f"static List<Id> {fn}(St& s, const List<Id>& v0_, const List<uint64_t>& d0_"
-               + "".join(f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")")
+               + args_params(self, name) + ")")
         self.protos.append(sig + ";")
         # (with distinct, the list for g loses the cells of v: distinct keeps the first)
         keep = "std::find(v0_.begin(), v0_.end(), x_) == v0_.end()" if fd.body.node == "Call" else "true"
@@ -322,13 +312,13 @@ once, as it is checked: see the module's docstring). False where a cell's COND
         made[name] = fn
         return fn
 
-    def touches(self, key: tuple, rel: str, cells: str, entries: str, noted: bool = False) -> None:
+    def touches(self, key: tuple, rel: str, cells: str, entries: str) -> None:
         """Tells a change of a zone ``z`` (cxx/kernel_zones.hpp's ``ZONE_TOUCH``) to the entries
         that ``z`` and the cells related to ``z`` by ``rel`` point at (``cells[y]``, an
         index in the table ``entries``, -1: none), each made unclean; every entry, where
-        every zone changed. ``noted``: each entry also notes ``z`` (``TOUCHED`` of them in
-        ``tz``, ``nt`` their count, past ``TOUCHED`` where more, or every zone, changed:
-        ``component_touched``)."""
+        every zone changed. Each entry also notes ``z`` (``TOUCHED`` of them in ``tz``,
+        ``nt`` their count, past ``TOUCHED`` where more, or every zone, changed:
+        ``component_touched``, ``filter_touched``)."""
         rows = self.ns[f"REL_{rel}"]
         inv: list[list[int]] = [[z] for z in range(self.nz)]
         for y in range(min(len(rows), self.nz)):
@@ -339,19 +329,27 @@ once, as it is checked: see the module's docstring). False where a cell's COND
         for r in inv:
             at.append(at[-1] + len(r))
         ids = ", ".join(str(y) for r in inv for y in r) or "0"
-        every = f" g_.nt = {TOUCHED} + 1;" if noted else ""
         # (no branch: the zones noted past TOUCHED, unread, are written over the first)
         one = (f"{{ auto& g_ = {entries}[r_]; g_.clean = false; g_.tz[g_.nt % ({TOUCHED} + 1)] = (Id)z_; "
-               f"g_.nt += g_.nt <= {TOUCHED}; }}" if noted else f"{entries}[r_].clean = false;")
+               f"g_.nt += g_.nt <= {TOUCHED}; }}")
         self.tables.table(key + ("TOUCH",), lambda t: (
             f"static const int32_t {t}_at[{len(at)}] = {{{', '.join(map(str, at))}}}; "
             f"static const int32_t {t}_ids[{max(at[-1], 1)}] = {{{ids}}}; "
-            f"static void {t}(int z_) {{ if (z_ < 0 || z_ >= NZ) {{ for (auto& g_ : {entries}) {{ g_.clean = false;{every} }} return; }} "
+            f"static void {t}(int z_) {{ if (z_ < 0 || z_ >= NZ) {{ for (auto& g_ : {entries}) {{ g_.clean = false; g_.nt = {TOUCHED} + 1; }} return; }} "
             f"for (int32_t k_ = {t}_at[z_]; k_ < {t}_at[z_ + 1]; ++k_) {{ int32_t r_ = {cells}[{t}_ids[k_]]; "
             f"if (r_ >= 0) {one} }} }}"),
             lambda t: told(self, t))
 
-    def _recheck(self, tag: str, name: str, params: list, cond_e, var_name: str, el: T, const: str,
+    def _own_cond(self, name: str, cond_e, var_name: str, var: str, el: T) -> str | None:
+        """COND (``cond_e``) of the rule function ``name`` compiled, its cell
+        ``var_name`` (of type ``el``) named ``var``: None where it reads anything of the
+        state but that cell's zone (``own_zone_only``)."""
+        sc = {p.name: (ident("A", p.name), self.param_type(p)) for p in self.c.functions[name].params}
+        sc[var_name] = (var, el)
+        cond = self.expr(cond_e, sc, BOOL)
+        return cond if own_zone_only(cond, var) else None
+
+    def _recheck(self, tag: str, name: str, cond_e, var_name: str, el: T, const: str,
                  body, extra: str = "") -> str | None:
         """``u<tag>_name(s, v, deps, args...)`` (``const``: "const " where it leaves ``v``
         as it is), COND (``cond_e``, of the cell ``var_name`` of type ``el``) compiled,
@@ -359,15 +357,13 @@ once, as it is checked: see the module's docstring). False where a cell's COND
         ``body(var, cond, changed)``: the C++ after the deps' pointer ``p_`` and size
         ``n_``, ``changed`` the head of the loop over the zones noted whose stamps
         changed (``t_`` the stamp now, ``was_`` whether the zone is in ``v``)."""
-        sc = {n: (ident("A", n), t) for n, t in params}
         var = self.fresh(var_name)
-        sc[var_name] = (var, el)
-        cond = self.expr(cond_e, sc, BOOL)
-        if not own_zone_only(cond, var):
+        cond = self._own_cond(name, cond_e, var_name, var, el)
+        if cond is None:
             return None
         fn = ident(tag, name)
         sig = (f"static bool {fn}(St& s, {const}List<Id>& v_, const List<uint64_t>& d_"
-               + "".join(f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + extra + ")")
+               + args_params(self, name) + extra + ")")
         self.protos.append(sig + ";")
         changed = (f"for (size_t i_ = 0; i_ < n_; i_ += 2) {{ Id {var} = (Id)p_[i_]; uint64_t t_ = s.z.stamp[{var}]; "
                    f"if (t_ == p_[i_ + 1]) continue; bool was_ = false; "

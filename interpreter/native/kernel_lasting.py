@@ -89,6 +89,12 @@ def told(gen, toucher: str) -> str:
     return f"ZONE_TOUCH = [](int z_) {{ {' '.join(f'{t}(z_);' for t in made)} }};"
 
 
+def args_params(gen, name: str) -> str:
+    """The C++ of the parameters of the rule function ``name`` after the state's (each
+    ``, type uA_name``)."""
+    return "".join(f", {gen.arg_type(gen.param_type(p))} {ident('A', p.name)}" for p in gen.c.functions[name].params)
+
+
 def stamp_zones(gen) -> None:
     """Gives the zones of ``gen``'s program stamps (its lasting keeps read them) and
     the helpers above."""

@@ -27,7 +27,7 @@ from .cxx_text import ident
 from .kernel_components import TOUCHED, ComponentChecks
 from .kernel_early import total_over_cell
 from .kernel_elementwise import _SCALARS, ElementwiseKeeps
-from .kernel_lasting import LastingKeeps
+from .kernel_lasting import LastingKeeps, args_params
 from .kernel_types import has_none
 
 _WRAPPERS = 8   # functions whose value is another's, looked through at most
@@ -58,12 +58,6 @@ def _hashed(a: str, listed: bool) -> str:
         return f"(uint64_t){a}"
     return (f"[&] {{ uint64_t h_ = 1469598103934665603ULL; for (auto x_ : {a}) "
             f"h_ = (h_ ^ (uint64_t)x_) * 1099511628211ULL; return h_; }}()")
-
-
-def args_params(gen, name: str) -> str:
-    """The C++ of the parameters of the rule function ``name`` after the state's (each
-    ``, type uA_name``)."""
-    return "".join(f", {gen.arg_type(gen.param_type(p))} {ident('A', p.name)}" for p in gen.c.functions[name].params)
 
 
 def _slow_sig(sig: str) -> str:
@@ -327,8 +321,12 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
     def _hit(self, counted: str = "") -> str:
         """The C++ block that returns the value of the keep's entry ``e``, counting again
         the work and the calls its evaluation counted (``counted``: C++ run first)."""
-        return (f"{{ ++KEPT_READS; {counted}W(s, e.work); s.calls += e.calls; "
-                f"if (s.calls > {self.b.calls}) bail(); return e.v; }}")
+        return f"{{ {self._charged(counted)}return e.v; }}"
+
+    def _charged(self, counted: str = "") -> str:
+        """The C++ that reads the keep's entry ``e`` (``_hit``): counts the read, then
+        the work and the calls its evaluation counted (``counted``: C++ run first)."""
+        return f"++KEPT_READS; {counted}W(s, e.work); s.calls += e.calls; if (s.calls > {self.b.calls}) bail(); "
 
     def _read(self, same: str, lasting: str = "", noted: bool = True, recheck: str = "", counted: str = "") -> str:
         """The C++ that returns the value of the keep's entry ``e`` where it is of the
@@ -425,7 +423,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         point = self.tables.table(key + ("POINT",), lambda t: (
             f"static inline void {t}(Id x_, int32_t r_) {{ int32_t o_ = {cell}[x_]; if (o_ == r_) return; "
             f"{cell}[x_] = r_; if (o_ >= 0) {{ {table}[o_].clean = false; {table}[o_].moved = true; }} }}"))
-        self.touches(key, hop[0], cell, table, noted=True)
+        self.touches(key, hop[0], cell, table)
         if touched:
             names = [ident("A", p.name) for p in self.c.functions[name].params]
             recheck = f"{touched}(s, e{''.join(', ' + a for a in names)})"
@@ -467,7 +465,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         field = next(k[1] for k in keys if k[2] == g)
         return (f"if (e.last{others} && {field}.size() && {field}.size() < {g}.size() "
                 f"&& std::equal({field}.begin(), {field}.end(), {g}.begin())) {{ const List<Id> e_g_ = {field}; "
-                f"if ({old_g}) {{ ++KEPT_READS; W(s, e.work); s.calls += e.calls; if (s.calls > {self.b.calls}) bail(); "
+                f"if ({old_g}) {{ {self._charged()}"
                 f"const List<Id> add_ = List<Id>::of_n({g}.begin() + e_g_.size(), {g}.size() - e_g_.size()); "
                 f"I w0_ = s.work; List<Id> v_ = {ext}(s, e.v, e.deps{grown_args}); e.work += w0_ - s.work; "
                 f"e.epoch = EPOCH; {field} = {g}; e.v = v_; e.deps = deps_read(); {'e.took = false; ' if touched else ''}"
@@ -524,7 +522,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
             f"static inline void {t}(Id x_, int32_t r_) {{ int32_t o_ = {cell}[x_]; if (o_ == r_) return; "
             f"{cell}[x_] = r_; ++{pool}[r_].refs; if (o_ >= 0) {{ auto& g_ = {pool}[o_]; g_.clean = false; g_.moved = true; "
             f"if (--g_.refs == 0) {{ g_.v = {rt}(); g_.deps = List<uint64_t>(); {pool}_free[{pool}_n++] = o_; }} }} }}"))
-        self.touches(key, self.c.functions[name].body.comp.clauses[0].iter.func, cell, pool, noted=True)
+        self.touches(key, self.c.functions[name].body.comp.clauses[0].iter.func, cell, pool)
         store = " ".join(f"m_.{q} = {a};" for q, a, _ in others)
         hit = self._hit()
         # (an unclean entry checked again: uJ_name where the walk may be carried on
