@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...dsl import ast as ir
 from .cxx_text import ident
-from .kernel_types import BOOL
+from .kernel_types import BOOL, INT
 
 ENDS = ("size", "empty", "first", "last")   # (built-ins that read a list's size and ends)
 _FLAT = ("I", "Id")
@@ -41,7 +41,11 @@ class WalkViews:
         def called_plainly(self, e) -> bool: ...
         def mark_order_free(self, e) -> None: ...
         def ray_walk(self, name: str) -> bool: ...
-        def ray_prefixes(self, e, sc) -> tuple[str, str, str] | None: ...
+        def _ray_fn(self, e) -> str: ...
+        def _ray_pres(self) -> dict[str, str]: ...
+        def ray_keep_index(self, k: int) -> tuple[int, str, str]: ...
+        tables: Any
+        nz: int
 
     def reads_ends(self, f: str, param: str) -> bool:
         """Whether the rule function ``f`` reads its parameter ``param`` only as the
@@ -108,12 +112,43 @@ class WalkViews:
         walk = (f"size_t {n} = 0; for (const {el}& {var} : {xs}) {{ ++{n}; if ({cond}) break; }} W(s, {n}); "
                 f"{w}.d = {xs}.begin(); {w}.n = {n}; return {w}; }}())")
         head = f"([&]() __attribute__((always_inline)) -> Walk<{el}> {{ Walk<{el}> {w}; "
-        pre = self.ray_prefixes(cl.iter, sc) if cl.iter.node == "Ray" else None
-        if pre is not None:   # (the ray kept for good: read where it is kept)
-            p = self.fresh("pre")
-            return (f"{head}{pre[0]}const List<Id>* {p} = {pre[1]}; if (!{p}) {w}.own = {pre[2]}; "
-                    f"const List<Id>& {xs} = {p} ? *{p} : {w}.own; {walk}")
+        spans = self._ray_spans(cl.iter) if cl.iter.node == "Ray" else None
+        if spans is not None:   # (a ray kept for good: its cells and their number read where kept)
+            names = [self.fresh("a")] + [self.fresh("d") for _ in cl.iter.steps]
+            binds = f"const Id {names[0]} = {self.expr(cl.iter.start, sc)}; " + "".join(
+                f"const I {d} = nn({self.expr(a.value, sc, INT)}); "
+                for d, a in zip(names[1:], cl.iter.steps))
+            args = ", ".join(names)
+            return (f"{head}{binds}const Id* {xs}; size_t {xs}_n; if (!{spans}_span({args}, {xs}, {xs}_n)) {{ "
+                    f"{w}.own = {spans}({args}); {xs} = {w}.own.begin(); {xs}_n = {w}.own.size(); }} "
+                    f"size_t {n} = 0; for (const Id* q_ = {xs}, *e_ = {xs} + {xs}_n; q_ != e_; ++q_) {{ "
+                    f"const Id& {var} = *q_; ++{n}; if ({cond}) break; }} W(s, {n}); "
+                    f"{w}.d = {xs}; {w}.n = {n}; return {w}; }}())")
         return f"{head}{w}.own = {self.expr(cl.iter, sc, t)}; const {self.ct(t)}& {xs} = {w}.own; {walk}"
+
+    def _ray_spans(self, ray) -> str | None:
+        """The C++ function of ``ray``'s rays (kernel_walks.py ``_ray_fn``) where they
+        are kept for good, with ``fn_span(a, d0..., d_, n_)`` beside it, written once:
+        the kept ray's cells and their number, read from one table (a ``RaySpan`` per
+        ray, made the first time), false where the ray is not kept; else None."""
+        fn = self._ray_fn(ray)
+        if fn not in self._ray_pres():
+            return None
+        made = self.__dict__.setdefault("ray_spans", set())
+        if fn not in made:
+            made.add(fn)
+            k = len(ray.steps)
+            size, inside, index = self.ray_keep_index(k)
+            params = "".join(f", I d{i}" for i in range(k))
+            args = "".join(f", d{i}" for i in range(k))
+            self.tables.statics.append(
+                f"static RaySpan* const {fn}_spans = new RaySpan[{size}](); "
+                f"__attribute__((noinline)) static RaySpan {fn}_span_new(Id a{params}, size_t k_) {{ "
+                f"const List<Id> r_ = {fn}(a{args}); return {fn}_spans[k_] = RaySpan{{r_.begin(), (uint32_t)r_.size() + 1}}; }} "
+                f"static inline bool {fn}_span(Id a{params}, const Id*& d_, size_t& n_) {{ "
+                f"if (a < 0 || a >= {self.nz} || !({inside})) return false; size_t k_ = {index}; RaySpan r_ = {fn}_spans[k_]; "
+                f"if (!r_.n1) r_ = {fn}_span_new(a{args}, k_); d_ = r_.d; n_ = r_.n1 - 1; return true; }}")
+        return fn
 
     def _walker(self, name: str) -> str:
         """``uV_name``: the rule function ``name`` (its body an ``until``) giving a ``Walk``."""

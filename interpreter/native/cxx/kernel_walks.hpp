@@ -89,6 +89,11 @@ struct Walk {
     bool empty() const { return n == 0; }
     const T& operator[](size_t i) const { return d[i]; }
 };
+// a ray kept for good, read in place: its cells and their number plus one (0: not yet made)
+struct RaySpan {
+    const Id* d;
+    uint32_t n1;
+};
 template <class T>
 static T lfirst(const Walk<T>& l) { return l.n == 0 ? none_of<T>() : l.d[0]; }
 template <class T>
