@@ -130,7 +130,9 @@ class WalkViews:
         """The C++ function of ``ray``'s rays (kernel_walks.py ``_ray_fn``) where they
         are kept for good, with ``fn_span(a, d0..., d_, n_)`` beside it, written once:
         the kept ray's cells and their number, read from one table (a ``RaySpan`` per
-        ray, made the first time), false where the ray is not kept; else None."""
+        ray, made the first time; none where the cell is none, as ``fn_`` gives), false
+        where the ray is not kept (its steps past RAY_STEP: a walk in line whose steps
+        are numbers the C++ compiler folds then never holds a list); else None."""
         fn = self._ray_fn(ray)
         if fn not in self._ray_pres():
             return None
@@ -146,7 +148,8 @@ class WalkViews:
                 f"__attribute__((noinline)) static RaySpan {fn}_span_new(Id a{params}, size_t k_) {{ "
                 f"const List<Id> r_ = {fn}(a{args}); return {fn}_spans[k_] = RaySpan{{r_.begin(), (uint32_t)r_.size() + 1}}; }} "
                 f"static inline bool {fn}_span(Id a{params}, const Id*& d_, size_t& n_) {{ "
-                f"if (a < 0 || a >= {self.nz} || !({inside})) return false; size_t k_ = {index}; RaySpan r_ = {fn}_spans[k_]; "
+                f"if (a < 0 || a >= {self.nz}) {{ d_ = nullptr; n_ = 0; return true; }} if (!({inside})) return false; "
+                f"size_t k_ = {index}; RaySpan r_ = {fn}_spans[k_]; "
                 f"if (!r_.n1) r_ = {fn}_span_new(a{args}, k_); d_ = r_.d; n_ = r_.n1 - 1; return true; }}")
         return fn
 
