@@ -67,6 +67,11 @@ def test_walks_read_at_their_ends_are_passed_whole_and_other_reads_get_lists():
     views = [r for r in source.splitlines() if r.startswith(("static inline __attribute__((always_inline)) Walk<",
                                                              "static inline Walk<")) and "{" in r]
     assert len(views) == 2 and not any("prefix(" in r for r in views)
+    # (the ray's cells and their number read from one table, not its kept prefixes)
+    line = next(r for r in views if "uV_line(" in r)
+    assert re.search(r"if \(!RAY\d+_span\(", line) and "_pre(" not in line
+    assert re.search(r"static inline bool RAY\d+_span\(Id a, I d0, I d1, const Id\*& d_, size_t& n_\) "
+                     r"\{ if \(a < 0 \|\| a >= \d+\) \{ d_ = nullptr; n_ = 0; return true; \}", source)
 
 
 @needs_kernel
