@@ -55,11 +55,13 @@ def test_a_walk_along_a_ray_is_in_line_unkept_and_its_known_steps_written_in():
     assert plain.facts.memoised("line")   # (asked over and over: the kernel would keep it)
     source = kernel.Gen(plain).source()
     assert "static inline __attribute__((always_inline)) List<Id> uF_line(St& s" in source
+    # (passed to closes as a walk, no list made: kernel_walk_views.py)
+    assert "static inline __attribute__((always_inline)) Walk<Id> uV_line(St& s" in source
     assert "uK_line" not in source and "uKB_line" not in source
     legal = next(r for r in source.splitlines() if r.startswith("static bool uF_legal(St& s") and "{" in r)
     # (compass() is dirs(): its eight steps, each a number written in, no index checked)
     for dr, dc in ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)):
-        assert f"uF_line(s, uA_c, ((I){dr}LL), ((I){dc}LL), uA_s)" in legal
+        assert f"uR0_closes(s, uV_line(s, uA_c, ((I){dr}LL), ((I){dc}LL), uA_s), uA_s)" in legal
     assert "at(" not in legal and not re.search(r"for \(const List<I>& uV\d+_d :", source)
     # (the numbers of a list written out: each its own turn)
     assert len(re.findall(r"\{ const I uV\d+_dr = \(\(I\)0LL\); \{", source)) == 1

@@ -64,6 +64,7 @@ from .kernel_tables import Tables
 from .kernel_text_parts import TextParts
 from .kernel_types import BOOL, IDS, INT, STR, Unsupported, has_none
 from .kernel_unroll import KnownLoops
+from .kernel_walk_views import WalkViews
 from .kernel_walks import CELL_ID, BoardWalks
 
 MAX_SOURCE = 8_000_000  # characters of C++ a kernel may have (chess: 140,000)
@@ -76,7 +77,7 @@ _TABLE = re.compile(r"T\d+(\[[^?:;\[\]]*\])?")   # (a static table, or a list of
 
 
 class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists, KnownLoops,
-          EmptyLists):
+          EmptyLists, WalkViews):
     """Writes the C++ of one program (``source()``)."""
 
     def __init__(self, prog):

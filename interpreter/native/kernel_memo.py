@@ -107,6 +107,8 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
 
         def ray_walk(self, name: str) -> bool: ...
 
+        def walk_view_call(self, e, sc: dict) -> str | None: ...
+
         def ct(self, t) -> str: ...
 
         def arg_type(self, t) -> str: ...
@@ -141,6 +143,9 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         f = e.func
         fd = self.c.functions[f]
         self.mark_order_free(e)
+        view = self.walk_view_call(e, sc)   # (a walk passed whole: kernel_walk_views.py)
+        if view is not None:
+            return view
         args = "".join(", " + self.expr(a, sc, self.param_type(p)) for p, a in zip(fd.params, e.args))
         if self.pure_recursive(f):   # (its values kept by its arguments for good)
             return f"{self.deep_call(f)}(s{args})"

@@ -110,16 +110,11 @@ class BoardWalks:
         """``fn``: the ray of ``fn_`` (a list that depends on its cell and steps alone),
         made once per cell and steps of at most RAY_STEP each way and then shared (the
         rules' loops walk the same rays at every turn); other steps are made each time."""
-        span = 2 * RAY_STEP + 1
-        size = self.nz * span ** k
+        size, inside, index = self.ray_keep_index(k)
         params = "".join(f", I d{i}" for i in range(k))
         args = "".join(f", d{i}" for i in range(k))
         if size > RAY_MEMO_MAX:
             return f"static inline List<Id> {fn}(Id a{params}) {{ return {fn}_(a{args}); }}"
-        inside = " && ".join(f"d{i} >= -{RAY_STEP} && d{i} <= {RAY_STEP}" for i in range(k))
-        index = "(size_t)a"
-        for i in range(k):
-            index = f"({index} * {span} + (size_t)(d{i} + {RAY_STEP}))"
         # (the tables made when the module loads: no guard at each call; the ray read
         # from its table in the caller, only one not yet made made by a call)
         # ``fn_pre``: the ray and its prefixes, each a list kept for good, made the first
@@ -140,6 +135,17 @@ class BoardWalks:
                 f"static inline List<Id> {fn}(Id a{params}) {{ if (a < 0 || a >= {self.nz} || !({inside})) "
                 f"return {fn}_new(a{args}); size_t k_ = {index}; "
                 f"if (!{fn}_known[k_]) return {fn}_new(a{args}); return {fn}_made[k_]; }}")
+
+    def ray_keep_index(self, k: int) -> tuple[int, str, str]:
+        """The keep of the rays of ``k`` steps (``_ray_memo``): its size, the C++ test
+        that a ray's steps ``d0``... are within it (its cell ``a`` tested apart), and its
+        index of the ray from ``a``."""
+        span = 2 * RAY_STEP + 1
+        inside = " && ".join(f"d{i} >= -{RAY_STEP} && d{i} <= {RAY_STEP}" for i in range(k))
+        index = "(size_t)a"
+        for i in range(k):
+            index = f"({index} * {span} + (size_t)(d{i} + {RAY_STEP}))"
+        return self.nz * span ** k, inside, index
 
     def _ray_pres(self) -> dict[str, str]:
         """The kept rays' functions whose prefixes may be kept, each with the C++ of its

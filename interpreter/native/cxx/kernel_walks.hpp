@@ -76,4 +76,27 @@ static inline List<Id> distinct(const List<Id>& l) {
     return List<Id>(std::move(v));
 }
 
+// until's value where it is read only by size, empty, first and last (a parameter of a
+// rule function, interpreter/native/kernel_walk_views.py): the walked list's first n
+// elements, with no list of them made; ``own`` holds the list walked, except a ray's
+// kept for good (kernel_walks.py, ray_prefixes).
+template <class T>
+struct Walk {
+    const T* d = nullptr;
+    size_t n = 0;
+    List<T> own;
+    size_t size() const { return n; }
+    bool empty() const { return n == 0; }
+    const T& operator[](size_t i) const { return d[i]; }
+};
+// a ray kept for good, read in place: its cells and their number plus one (0: not yet made)
+struct RaySpan {
+    const Id* d;
+    uint32_t n1;
+};
+template <class T>
+static T lfirst(const Walk<T>& l) { return l.n == 0 ? none_of<T>() : l.d[0]; }
+template <class T>
+static T llast(const Walk<T>& l) { return l.n == 0 ? none_of<T>() : l.d[l.n - 1]; }
+
 }  // namespace mk

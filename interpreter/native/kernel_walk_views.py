@@ -1,0 +1,187 @@
+"""``until``'s values read only at their ends (a part of ``kernel.Gen``): where a rule
+function's parameter is read only by ``size``, ``empty``, ``first`` and ``last``
+(othello's ``closes(l, s)``: ``size(l) >= 2 and occupied(last(l)) and ...``) and its
+argument is ``until(x for x in xs if cond)``, or the plain call of a rule function whose
+body is one (``line(c, dr, dc, s)``), the kernel passes the walk itself, a ``Walk``
+(cxx/kernel_walks.hpp: the walked list's first n elements), and makes no list of them:
+no prefix copied, no list's count raised and dropped, which was most of a short walk's
+cost. The function is compiled a second time for such arguments (``uR<k>_name``, its
+k-th parameter a ``const Walk<T>&``; the walk's function ``uV_name``), from the same
+body: the same work and calls, counted where the plain call counts them."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ...dsl import ast as ir
+from .cxx_text import ident
+from .kernel_types import BOOL, INT
+
+ENDS = ("size", "empty", "first", "last")   # (built-ins that read a list's size and ends)
+_FLAT = ("I", "Id")
+
+
+class WalkViews:
+    """``Gen``'s walks passed to functions that read their ends alone (see the module)."""
+
+    if TYPE_CHECKING:
+        c: Any
+        facts: Any
+        recursive: set[str]
+        fns_made: set[str]
+        protos: list[str]
+        fns: list[str]
+
+        def fresh(self, base: str) -> str: ...
+        def ct(self, t) -> str: ...
+        def ty(self, e) -> Any: ...
+        def expr(self, e, sc: dict, want=None) -> str: ...
+        def typeref(self, tr) -> Any: ...
+        def param_type(self, p) -> Any: ...
+        def arg_type(self, t) -> str: ...
+        def called_plainly(self, e) -> bool: ...
+        def mark_order_free(self, e) -> None: ...
+        def ray_walk(self, name: str) -> bool: ...
+        def _ray_fn(self, e) -> str: ...
+        def _ray_pres(self) -> dict[str, str]: ...
+        def ray_keep_index(self, k: int) -> tuple[int, str, str]: ...
+        tables: Any
+        nz: int
+
+    def reads_ends(self, f: str, param: str) -> bool:
+        """Whether the rule function ``f`` reads its parameter ``param`` only as the
+        argument of ``size``, ``empty``, ``first`` or ``last`` (at least once; no name
+        of its body binds the same name)."""
+        known = self.__dict__.setdefault("reads_ends_of", {})
+        if (f, param) not in known:
+            body = self.c.functions[f].body
+            uses, ends, shadowed = set(), set(), False
+            for n in ir.walk(body):
+                if n.node == "Var" and n.name == param:
+                    uses.add(id(n))
+                elif n.node == "Call" and n.func in ENDS and len(n.args) == 1 and n.args[0].node == "Var" \
+                        and n.args[0].name == param and self.facts.call_kind(n) == "builtin":
+                    ends.add(id(n.args[0]))
+                shadowed = shadowed or getattr(n, "var", None) == param
+            known[f, param] = bool(uses) and uses <= ends and not shadowed
+        return known[f, param]
+
+    def walk_until(self, e):
+        """The ``until`` aggregate whose value ``e`` is, where it can be passed as a walk:
+        ``e`` itself, or the body of the rule function ``e`` calls plainly; else None."""
+        if e.node == "Call" and self.facts.call_kind(e) == "function" and e.func not in self.recursive \
+                and self.called_plainly(e):
+            e = self.c.functions[e.func].body
+        if e.node != "Aggregate" or e.func != "until" or len(e.comp.clauses) != 1 or e.comp.cond is None:
+            return None
+        t = self.ty(e.comp.clauses[0].iter)
+        return e if t.tag == "list" and self.ct(t.arg) in _FLAT else None
+
+    def walk_view_call(self, e, sc: dict) -> str | None:
+        """The call ``e`` of a rule function with a walk passed for the first parameter
+        it reads at its ends alone whose argument is a walk (``walk_until``); else None."""
+        f = e.func
+        if f in self.recursive or not self.called_plainly(e):
+            return None
+        fd = self.c.functions[f]
+        for k, (p, a) in enumerate(zip(fd.params, e.args)):
+            if self.param_type(p).tag == "list" and self.walk_until(a) is not None and self.reads_ends(f, p.name):
+                args = "".join(", " + (self.walk_value(x, sc) if i == k else self.expr(x, sc, self.param_type(q)))
+                               for i, (q, x) in enumerate(zip(fd.params, e.args)))
+                return f"{self._reader(f, k)}(s{args})"
+        return None
+
+    def walk_value(self, e, sc: dict) -> str:
+        """The C++ of the walk ``e`` (``walk_until``): a ``Walk``."""
+        if e.node == "Call":
+            self.mark_order_free(e)
+            params = self.c.functions[e.func].params
+            args = "".join(", " + self.expr(a, sc, self.param_type(p)) for p, a in zip(params, e.args))
+            return f"{self._walker(e.func)}(s{args})"
+        return self.until_walk(e, sc)
+
+    def until_walk(self, e, sc: dict) -> str:
+        """``until(x for x in xs if cond)`` as a ``Walk`` (kernel_walks.py ``_until``'s
+        walk, the same work): its list held (a ray's kept for good: read in place)."""
+        cl = e.comp.clauses[0]
+        t = self.ty(cl.iter)
+        el = self.ct(t.arg)
+        var, xs, n, w = self.fresh(cl.var), self.fresh("xs"), self.fresh("n"), self.fresh("w")
+        inner = dict(sc)
+        inner[cl.var] = (var, t.arg)
+        cond = self.expr(e.comp.cond, inner, BOOL)
+        walk = (f"size_t {n} = 0; for (const {el}& {var} : {xs}) {{ ++{n}; if ({cond}) break; }} W(s, {n}); "
+                f"{w}.d = {xs}.begin(); {w}.n = {n}; return {w}; }}())")
+        head = f"([&]() __attribute__((always_inline)) -> Walk<{el}> {{ Walk<{el}> {w}; "
+        spans = self._ray_spans(cl.iter) if cl.iter.node == "Ray" else None
+        if spans is not None:   # (a ray kept for good: its cells and their number read where kept)
+            names = [self.fresh("a")] + [self.fresh("d") for _ in cl.iter.steps]
+            binds = f"const Id {names[0]} = {self.expr(cl.iter.start, sc)}; " + "".join(
+                f"const I {d} = nn({self.expr(a.value, sc, INT)}); "
+                for d, a in zip(names[1:], cl.iter.steps))
+            args = ", ".join(names)
+            return (f"{head}{binds}const Id* {xs}; size_t {xs}_n; if (!{spans}_span({args}, {xs}, {xs}_n)) {{ "
+                    f"{w}.own = {spans}({args}); {xs} = {w}.own.begin(); {xs}_n = {w}.own.size(); }} "
+                    f"size_t {n} = 0; for (const Id* q_ = {xs}, *e_ = {xs} + {xs}_n; q_ != e_; ++q_) {{ "
+                    f"const Id& {var} = *q_; ++{n}; if ({cond}) break; }} W(s, {n}); "
+                    f"{w}.d = {xs}; {w}.n = {n}; return {w}; }}())")
+        return f"{head}{w}.own = {self.expr(cl.iter, sc, t)}; const {self.ct(t)}& {xs} = {w}.own; {walk}"
+
+    def _ray_spans(self, ray) -> str | None:
+        """The C++ function of ``ray``'s rays (kernel_walks.py ``_ray_fn``) where they
+        are kept for good, with ``fn_span(a, d0..., d_, n_)`` beside it, written once:
+        the kept ray's cells and their number, read from one table (a ``RaySpan`` per
+        ray, made the first time; none where the cell is none, as ``fn_`` gives), false
+        where the ray is not kept (its steps past RAY_STEP: a walk in line whose steps
+        are numbers the C++ compiler folds then never holds a list); else None."""
+        fn = self._ray_fn(ray)
+        if fn not in self._ray_pres():
+            return None
+        made = self.__dict__.setdefault("ray_spans", set())
+        if fn not in made:
+            made.add(fn)
+            k = len(ray.steps)
+            size, inside, index = self.ray_keep_index(k)
+            params = "".join(f", I d{i}" for i in range(k))
+            args = "".join(f", d{i}" for i in range(k))
+            self.tables.statics.append(
+                f"static RaySpan* const {fn}_spans = new RaySpan[{size}](); "
+                f"__attribute__((noinline)) static RaySpan {fn}_span_new(Id a{params}, size_t k_) {{ "
+                f"const List<Id> r_ = {fn}(a{args}); return {fn}_spans[k_] = RaySpan{{r_.begin(), (uint32_t)r_.size() + 1}}; }} "
+                f"static inline bool {fn}_span(Id a{params}, const Id*& d_, size_t& n_) {{ "
+                f"if (a < 0 || a >= {self.nz}) {{ d_ = nullptr; n_ = 0; return true; }} if (!({inside})) return false; "
+                f"size_t k_ = {index}; RaySpan r_ = {fn}_spans[k_]; "
+                f"if (!r_.n1) r_ = {fn}_span_new(a{args}, k_); d_ = r_.d; n_ = r_.n1 - 1; return true; }}")
+        return fn
+
+    def _walker(self, name: str) -> str:
+        """``uV_name``: the rule function ``name`` (its body an ``until``) giving a ``Walk``."""
+        made = ident("V", name)
+        if made not in self.fns_made:
+            self.fns_made.add(made)
+            fd = self.c.functions[name]
+            params = [(p.name, self.param_type(p)) for p in fd.params]
+            el = self.ct(self.typeref(fd.result).arg)
+            hint = "inline __attribute__((always_inline)) " if self.ray_walk(name) else "inline "
+            sig = f"static {hint}Walk<{el}> {made}(St& s" + "".join(
+                f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")"
+            self.protos.append(sig + ";")
+            sc = {n: (ident("A", n), t) for n, t in params}
+            self.fns.append(f"{sig} {{ return {self.until_walk(fd.body, sc)}; }}")
+        return made
+
+    def _reader(self, name: str, k: int) -> str:
+        """``uR<k>_name``: the rule function ``name`` taking its k-th parameter as a ``Walk``."""
+        made = ident(f"R{k}", name)
+        if made not in self.fns_made:
+            self.fns_made.add(made)
+            fd = self.c.functions[name]
+            params = [(p.name, self.param_type(p)) for p in fd.params]
+            rt = self.typeref(fd.result)
+            hint = "inline " if not self.facts.loops(name, ray=True) else ""
+            sig = f"static {hint}{self.ct(rt)} {made}(St& s" + "".join(
+                f", {f'const Walk<{self.ct(t.arg)}>&' if i == k else self.arg_type(t)} {ident('A', n)}"
+                for i, (n, t) in enumerate(params)) + ")"
+            self.protos.append(sig + ";")
+            sc = {n: (ident("A", n), t) for n, t in params}
+            self.fns.append(f"{sig} {{ return {self.expr(fd.body, sc, rt)}; }}")
+        return made
