@@ -5,7 +5,10 @@ variables in the loops' order with constants between them, are taken as made, no
 checked and sorted at each decision; options that may be out of order (the variables
 in another order, a loop's variable left out: equal options, a list written out) are
 still ordered, as Python orders them. The vector of a comprehension of several loops is
-first reserved the later loops' known sizes times the first one's."""
+first reserved the later loops' known sizes times the first one's. A part of a list's
+elements that reads nothing of the state, made of the list's index over a range of
+literals and of enum locals (interpreter/native/kernel_rows.py), is read from a row made
+once for the locals' values: the same lists as Python's."""
 from __future__ import annotations
 
 import re
@@ -83,3 +86,54 @@ def test_options_in_order_or_not_play_as_python():
         assert a.result == b.result
     assert moves >= 6 * 24
     assert kernel_plays_as_python(fast, plain, 4) >= 4 * 24 and fast.native_fallbacks == 0
+
+
+ROWS = """ruleset rows
+players 2..2
+enum Q { A, B, C }
+enum D { left, right }
+var xs: list of int = [k * 7 % 10 for k in 0..11]
+var n: int = 0
+var last: Q = A
+function src(k: int, q: Q, d: D): int = if q == A then k elif d == left then (k + 1) % 12 else 11 - k
+turn {
+  n = n + 1
+  choose (q, d) from [(q, d) for q in Q for d in D] as "turn"
+  xs = [xs[src(k, q, d)] for k in 0..11]
+  xs = [xs[(k + n) % 12] + 0 * src(k, q, d) for k in 0..11]
+  if n == 7 { last = none }
+  let e = last
+  if n > 8 { xs = [xs[src(k, e, d)] for k in 0..11] }
+  if n < 7 { last = q }
+}
+end when n == 10
+score(p) = xs[0] * 10 + xs[5] + seat(p)
+"""
+
+
+@needs_kernel
+def test_a_pure_part_of_a_list_s_elements_is_read_from_a_row_made_once():
+    # (xs[src(k, q, d)]: src reads nothing of the state, q and d are enum locals: a row
+    # of 12 for each of their 6 values; (k + n) % 12 reads n, a variable: in place, the
+    # part beside it a row; the third list's local may be none: its row stops the
+    # kernel, Python plays the move)
+    from meeple.interpreter.native import kernel
+    plain = program_of(ROWS, "rows.meeple", False)
+    source = kernel.Gen(plain).source()
+    assert len(re.findall(r"const I\* uV\d+_row = uP_\w+\(s, ", source)) == 3, "no rows"
+    assert "static I T" in source and "[6][12]; static uint8_t T" in source
+    assert re.search(r"at\(s\.uG_xs, mod\(add\(uV\d+_k, s\.uG_n\)", source)
+    never = ROWS.replace("if n == 7 { last = none }", "")
+    fast = program_of(never, "rows.meeple", True)
+    assert kernel_plays_as_python(fast, program_of(never, "rows.meeple", False), 6) == 6 * 10
+    assert fast.native_fallbacks == 0
+    fast = program_of(ROWS, "rows.meeple", True)
+    for seed in range(4):
+        a, b = fast.new_game(2, seed), plain.new_game(2, seed)
+        while not b.over:
+            assert [m.notation for m in a.legal_moves()] == [m.notation for m in b.legal_moves()]
+            i = (seed + b.state["vars"]["n"]) % b.move_count()
+            a.apply(i, safe=False)
+            b.apply(i, safe=False)
+        assert a.result == b.result and a.state["vars"] == b.state["vars"]
+    assert fast.native_fallbacks > 0   # (the none local: played by Python, alike)

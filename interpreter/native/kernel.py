@@ -61,6 +61,7 @@ from .kernel_layout import LOOP_INDEX, Layout
 from .kernel_memo import MemoCalls
 from .kernel_module import ModuleWriter
 from .kernel_ordered import ascending_options, reserve_size
+from .kernel_rows import TabledRows
 from .kernel_tables import Tables
 from .kernel_text_parts import TextParts
 from .kernel_types import BOOL, IDS, INT, STR, Unsupported, has_none
@@ -75,7 +76,7 @@ _TABLE = re.compile(r"T\d+(\[[^?:;\[\]]*\])?")   # (a static table, or a list of
 
 
 
-class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists):
+class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists, TabledRows):
     """Writes the C++ of one program (``source()``)."""
 
     def __init__(self, prog):
@@ -605,7 +606,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         return self.facts.table_list(e) is not None
 
     def _Comprehension(self, e, sc):
-        kept = self.elementwise(e, sc)   # (a list made one element per cell: kernel_elementwise.py)
+        kept = self.elementwise(e, sc) or self.tabled_rows(e, sc)   # (kernel_elementwise.py, kernel_rows.py)
         if kept is not None:
             return kept
         t = self.ty(e)
