@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...dsl import ast as ir
+from ..core.primitives import short_ranges
 from .cxx_text import ident
 from .kernel_lasting import _STATE
 from .kernel_types import INT
@@ -183,3 +184,15 @@ def _children(n) -> list:
             if hasattr(x, "node") and x.node not in ("ForClause", "Block"):
                 out.append(x)
     return out
+
+
+def short_loops(body) -> bool:
+    """Whether the loops of the expression ``body`` (a rule function's; it has some) are
+    each an ``any`` or ``all`` over ranges of a few literals (``primitives.short_ranges``),
+    one at least (the loops of the functions it calls are theirs): the function is then
+    written ``inline``, as one without loops is."""
+    nodes = list(ir.walk(body))
+    inside = {id(n.comp) for n in nodes if n.node == "Aggregate"}   # (an aggregate's own loops)
+    loops = [n for n in nodes if n.node in ("Comprehension", "Aggregate", "Ray") and id(n) not in inside]
+    return bool(loops) and all(n.node == "Aggregate" and n.func in ("any", "all") and short_ranges(n.comp)
+                               for n in loops)
