@@ -8,7 +8,9 @@ still ordered, as Python orders them. The vector of a comprehension of several l
 first reserved the later loops' known sizes times the first one's. A part of a list's
 elements that reads nothing of the state, made of the list's index over a range of
 literals and of enum locals (interpreter/native/kernel_rows.py), is read from a row made
-once for the locals' values: the same lists as Python's."""
+once for the locals' values: the same lists as Python's. An ``any`` or ``all`` over a
+few literal numbers is written in line, and a rule function whose loops are only such
+is ``inline``."""
 from __future__ import annotations
 
 import re
@@ -107,7 +109,9 @@ turn {
   if n < 7 { last = q }
 }
 end when n == 10
-score(p) = xs[0] * 10 + xs[5] + seat(p)
+function same(a: int): bool = all(xs[(a + k) % 12] == xs[a] for k in 0..2)
+function far(a: int): bool = any(xs[k] > a for k in 0..11)
+score(p) = xs[0] * 10 + xs[5] + seat(p) + (if same(seat(p)) then 100 else 0) + (if far(8) then 1000 else 0)
 """
 
 
@@ -137,3 +141,13 @@ def test_a_pure_part_of_a_list_s_elements_is_read_from_a_row_made_once():
             b.apply(i, safe=False)
         assert a.result == b.result and a.state["vars"] == b.state["vars"]
     assert fast.native_fallbacks > 0   # (the none local: played by Python, alike)
+
+
+@needs_kernel
+def test_any_and_all_over_a_few_literal_numbers_are_written_in_line():
+    # (same: all over 0..2, in line, and so is the function; far: any over 0..11, as before)
+    from meeple.interpreter.native import kernel
+    source = kernel.Gen(program_of(ROWS, "rows.meeple", False)).source()
+    assert re.search(r"static inline bool uF_same\(St& s, I uA_a\) \{ return \(\[&\]\(\) "
+                     r"__attribute__\(\(always_inline\)\) -> bool", source)
+    assert re.search(r"static bool uF_far\(St& s, I uA_a\) \{ return \(\[&\]\(\) -> bool", source)
