@@ -9,8 +9,8 @@ first reserved the later loops' known sizes times the first one's. A part of a l
 elements that reads nothing of the state, made of the list's index over a range of
 literals and of enum locals (interpreter/native/kernel_rows.py), is read from a row made
 once for the locals' values: the same lists as Python's. An ``any`` or ``all`` over a
-few literal numbers is written in line, and a rule function whose loops are only such
-is ``inline``."""
+few literal numbers is written in line, and so is a rule function whose loops are only
+such, where it is called."""
 from __future__ import annotations
 
 import re
@@ -148,6 +148,7 @@ def test_any_and_all_over_a_few_literal_numbers_are_written_in_line():
     # (same: all over 0..2, in line, and so is the function; far: any over 0..11, as before)
     from meeple.interpreter.native import kernel
     source = kernel.Gen(program_of(ROWS, "rows.meeple", False)).source()
-    assert re.search(r"static inline bool uF_same\(St& s, I uA_a\) \{ return \(\[&\]\(\) "
+    assert re.search(r"static inline __attribute__\(\(always_inline\)\) bool uF_same\(St& s, I uA_a\) \{ "
+                     r"return \(\[&\]\(\) "
                      r"__attribute__\(\(always_inline\)\) -> bool", source)
     assert re.search(r"static bool uF_far\(St& s, I uA_a\) \{ return \(\[&\]\(\) -> bool", source)

@@ -61,7 +61,7 @@ from .kernel_layout import LOOP_INDEX, Layout
 from .kernel_memo import MemoCalls
 from .kernel_module import ModuleWriter
 from .kernel_ordered import ascending_options, reserve_size
-from .kernel_rows import TabledRows, short_loops
+from .kernel_rows import SHORT_INLINE, TabledRows, short_loops
 from .kernel_tables import Tables
 from .kernel_text_parts import TextParts
 from .kernel_types import BOOL, IDS, INT, STR, Unsupported, has_none
@@ -806,8 +806,8 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         # (a function without a loop, called at every turn of the rules' loops, such as
         # chess's is(c, me, r): inline, which lets the compiler put it in line where it
         # would have called it)
-        loops = self.facts.loops(name, ray=True) and not short_loops(fd.body)   # (kernel_rows.py)
-        hint = "inline " if not (loops or name in self.recursive) else ""
+        loops, short = self.facts.loops(name, ray=True), short_loops(fd.body)   # (kernel_rows.py)
+        hint = "" if (loops and not short) or name in self.recursive else SHORT_INLINE if short else "inline "
         sig = f"static {hint}{self.ct(rt)} {made}(St& s" + "".join(
             f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")"
         self.protos.append(sig + ";")

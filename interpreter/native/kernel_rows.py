@@ -33,6 +33,9 @@ from .kernel_types import INT
 _DEPTH = 8         # rule functions called inside P, looked through at most
 _MAX_ROW = 1024    # elements of the range at most
 _MAX_ROWS = 256    # rows (values of the locals) at most
+# (a rule function whose loops are only an any or all over a few literals: put in line
+# where it is called, the caller's constants folded into it: pentago's line(r, c, 0, 1, s))
+SHORT_INLINE = "inline __attribute__((always_inline)) "
 
 
 class TabledRows:
@@ -190,7 +193,7 @@ def short_loops(body) -> bool:
     """Whether the loops of the expression ``body`` (a rule function's; it has some) are
     each an ``any`` or ``all`` over ranges of a few literals (``primitives.short_ranges``),
     one at least (the loops of the functions it calls are theirs): the function is then
-    written ``inline``, as one without loops is."""
+    put in line where it is called (``SHORT_INLINE``)."""
     nodes = list(ir.walk(body))
     inside = {id(n.comp) for n in nodes if n.node == "Aggregate"}   # (an aggregate's own loops)
     loops = [n for n in nodes if n.node in ("Comprehension", "Aggregate", "Ray") and id(n) not in inside]
