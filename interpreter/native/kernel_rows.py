@@ -10,7 +10,8 @@ whose marble comes to ``k``. ``P`` is then a row of numbers for each of the loca
 values (4 quadrants times 2 directions: 8 rows of 36), made the first time it is
 needed by the same C++ that computed it in place (each ``k`` in order), kept in a
 static table of the module (no part of any state: it reads none), and read by ``k``
-in the loop: ``at[row[k - A]]``.
+in the loop: ``at[row[k - A]]`` (the list's room for its ``B - A + 1`` elements made at
+once, where it outgrows the stack: ``Build::reserve``).
 
 The same values, work and calls as in place: ``P`` counts no work and no calls (a
 rule function counting calls, a recursive one or one of many, its loops' work, any
@@ -93,7 +94,7 @@ class TabledRows:
         elem = elem.replace(here, f"{r}[{k} - ({lo}LL)]")
         given = "".join(f", {sc[n][0]}" for n, _t in locals_)
         return (f"([&]() -> {self.ct(t)} {{ Build<{el}> {out}; {{ I {a} = ((I){lo}LL), {b} = ((I){hi}LL); "
-                f"range_work(s, {a}, {b}); const I* {r} = {row}(s{given}); "
+                f"range_work(s, {a}, {b}); {out}.reserve({hi - lo + 1}); const I* {r} = {row}(s{given}); "
                 f"for (I {k} = {a}; {k} <= {b}; ++{k}) {{ {out}.push_back({elem}); }} }} return {out}.list(); }}())")
 
     def _pure_parts(self, elem, var: str, sc: dict):
