@@ -29,7 +29,7 @@ from ...dsl import ast as ir
 from ..core.primitives import short_ranges
 from .cxx_text import ident
 from .kernel_lasting import _STATE
-from .kernel_types import INT
+from .kernel_types import INT, Unsupported
 
 _DEPTH = 8         # rule functions called inside P, looked through at most
 _MAX_ROW = 1024    # elements of the range at most
@@ -130,8 +130,11 @@ class TabledRows:
         sc = {var: ("k_", INT)}
         for i, (x, lt) in enumerate(locals_):
             sc[x] = (f"a{i}_", lt)
-        code = self.expr(part, sc, INT)
-        if not self._reads_nothing(code, 0):
+        try:   # (a part the kernel writes only in its own place: none tabled)
+            code = self.expr(part, sc, INT)
+            if not self._reads_nothing(code, 0):
+                return None
+        except Unsupported:
             return None
         n = hi - lo + 1
         params = "".join(f", Id a{i}_" for i in range(len(locals_)))
