@@ -344,8 +344,22 @@ def _over_any_all(f: str) -> Callable:
 
     def form(x: CxxOver) -> str:
         body = x.each(lambda inner: f"if ({test}({x.elem(inner, T('bool'))})) return {hit};")
-        return f"([&]() -> bool {{ {body} return {'false' if f == 'any' else 'true'}; }}())"
+        # (loops over a few numbers written out: in line, where the compiler may unroll
+        # them and fold the caller's constants into them)
+        short = " __attribute__((always_inline))" if short_ranges(x.comp) else ""
+        return f"([&](){short} -> bool {{ {body} return {'false' if f == 'any' else 'true'}; }}())"
     return form
+
+
+SHORT_RANGE = 8   # numbers of a range of literals a loop put in line walks at most
+
+
+def short_ranges(comp) -> bool:
+    """Whether each loop of the comprehension ``comp`` walks a range of literals of at
+    most ``SHORT_RANGE`` numbers."""
+    return all(cl.iter.node == "BinOp" and cl.iter.op == ".." and cl.iter.left.node == "IntLit"
+               and cl.iter.right.node == "IntLit" and cl.iter.right.value - cl.iter.left.value < SHORT_RANGE
+               for cl in comp.clauses)
 
 
 def _over_count(x: CxxOver) -> str:

@@ -60,6 +60,8 @@ from .kernel_joins import JoinedLists
 from .kernel_layout import LOOP_INDEX, Layout
 from .kernel_memo import MemoCalls
 from .kernel_module import ModuleWriter
+from .kernel_ordered import ascending_options, reserve_size
+from .kernel_rows import SHORT_INLINE, TabledRows, short_loops
 from .kernel_tables import Tables
 from .kernel_text_parts import TextParts
 from .kernel_types import BOOL, IDS, INT, STR, Unsupported, has_none
@@ -77,7 +79,7 @@ _TABLE = re.compile(r"T\d+(\[[^?:;\[\]]*\])?")   # (a static table, or a list of
 
 
 class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists, KnownLoops,
-          EmptyLists, WalkViews):
+          EmptyLists, WalkViews, TabledRows):
     """Writes the C++ of one program (``source()``)."""
 
     def __init__(self, prog):
@@ -511,8 +513,8 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
                 # (one loop: its size bounds the vector's; more: a first guess, which spares
                 # the vector's growing from one element, twice its size where a later loop
                 # walks more than one written out: breakthrough's steps, two a piece)
-                many = any(c.iter.node != "ListLit" or len(c.iter.items) != 1 for c in comp.clauses[1:])
-                work += f"{reserve}.{'resize' if compact else 'reserve'}({'2 * ' if many else ''}{xs}.size()); "
+                # (kernel_ordered.py: the later loops' sizes, where known, multiplied)
+                work += f"{reserve}.{'resize' if compact else 'reserve'}({reserve_size(self, comp, xs)}); "
                 if compact:   # (written through a pointer of its own, held in a register)
                     work += f"auto* const {reserve}_p = {reserve}.d; "
             # (a list a name holds is walked where it is: nothing changes it meanwhile;
@@ -618,7 +620,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         return self.facts.table_list(e) is not None
 
     def _Comprehension(self, e, sc):
-        kept = self.elementwise(e, sc)   # (a list made one element per cell: kernel_elementwise.py)
+        kept = self.elementwise(e, sc) or self.tabled_rows(e, sc)   # (kernel_elementwise.py, kernel_rows.py)
         if kept is not None:
             return kept
         t = self.ty(e)
@@ -762,7 +764,8 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         # (a function without a loop, called at every turn of the rules' loops, such as
         # chess's is(c, me, r): inline, which lets the compiler put it in line where it
         # would have called it)
-        hint = "inline " if not (self.facts.loops(name, ray=True) or name in self.recursive) else ""
+        loops, short = self.facts.loops(name, ray=True), short_loops(fd.body)   # (kernel_rows.py)
+        hint = "" if (loops and not short) or name in self.recursive else SHORT_INLINE if short else "inline "
         if self.ray_walk(name):   # (in line wherever called: kernel_walks.py)
             hint = "inline __attribute__((always_inline)) "
         sig = f"static {hint}{self.ct(rt)} {made}(St& s" + "".join(
@@ -1124,17 +1127,10 @@ class Proc(ChanceStatements):
         return f"switch (m_) {{ {' '.join(cases)} default: bail(); }}"
 
     def _plain_options(self, e) -> bool:
-        """Whether the options ``e`` are cells of a board in the board's order, filtered
-        (``[x for x in cells(board) if ...]``, the board's cells ascending): no none, in
-        their order already."""
-        if e.node != "Comprehension" or len(e.clauses) != 1 or e.elem.node != "Var" \
-                or e.elem.name != e.clauses[0].var:
-            return False
-        table = self.gen.facts.table_list(e.clauses[0].iter)
-        if table is None or table[0] != "cells":
-            return False
-        ids = list(self.gen.p.boards.get(table[1], []))
-        return all(type(z) is int for z in ids) and ids == sorted(set(ids))
+        """Whether the options ``e`` are made in their order, no none among them (cells
+        of a board in the board's order, filtered; tuples of loops' variables over
+        ascending lists: kernel_ordered.py)."""
+        return ascending_options(self.gen, e)   # (and others made in order: kernel_ordered.py)
 
     def _ask_body(self, el, alone, o: str, plain: bool = False) -> str:
         """The C++ that puts a decision's options (``all_``, for ``who_``) into ``s.opts.o``,
@@ -1161,6 +1157,8 @@ class Proc(ChanceStatements):
                     f"w_.push_back(none_of<{ce}>()); w_.insert(w_.end(), o_.begin(), o_.end()); "
                     f"s.opts.{o} = List<{ce}>(std::move(w_));")
         order = self.order(el, 'all_', 'who_', True)
+        if order.startswith("ordered(") and plain:   # (in order already: taken as made)
+            return f"if (all_.empty()) bail(); if (COUNTING) COUNTED = (long long)all_.size(); else s.opts.{o} = all_;"
         if order.startswith("ordered("):   # (the last decision of a perft: counted alone)
             return (f"if (all_.empty()) bail(); if (COUNTING) COUNTED = (long long)count_ordered(all_); "
                     f"else s.opts.{o} = {order};")

@@ -1,0 +1,154 @@
+"""Options in their order by construction in a kernel (interpreter/native/kernel_ordered.py):
+a decision's options made by loops over ascending lists (a board's cells, an enum's
+values, a range, one of them or nothing by a condition), their element the loops'
+variables in the loops' order with constants between them, are taken as made, not
+checked and sorted at each decision; options that may be out of order (the variables
+in another order, a loop's variable left out: equal options, a list written out) are
+still ordered, as Python orders them. The vector of a comprehension of several loops is
+first reserved the later loops' known sizes times the first one's. A part of a list's
+elements that reads nothing of the state, made of the list's index over a range of
+literals and of enum locals (interpreter/native/kernel_rows.py), is read from a row made
+once for the locals' values: the same lists as Python's. An ``any`` or ``all`` over a
+few literal numbers is written in line, and so is a rule function whose loops are only
+such, where it is called."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
+from lockstep import kernel_plays_as_python, program_of
+
+pytestmark = pytest.mark.kernels
+
+RULES = """ruleset ordered
+players 2..2
+enum Q { A, B, C }
+kind M { seat: int }
+board b: grid(rows: 3, cols: 3) holds M
+var n: int = 0
+var marks: list of int = [0 for k in 1..9]
+var last: int = 0
+function index(c: b): int = (c.row - 1) * 3 + c.col - 1
+function qi(q: Q): int = if q == A then 0 elif q == B then 1 else 2
+turn {
+  n = n + 1
+  if n % 5 == 1 {
+    choose (c, _, q) from [(c, "turn", q) for c in cells(b) if marks[index(c)] == 0 for q in Q] as "place"
+    marks[index(c)] = 1
+    last = index(c) * 3 + qi(q)
+  } elif n % 5 == 2 {
+    choose (q, c) from [(q, c) for c in cells(b) for q in Q if marks[index(c)] == 0] as "swap"
+    last = index(c) * 3 + qi(q)
+  } elif n % 5 == 3 {
+    choose (c, k) from [(c, 1) for c in cells(b) for q in Q] as "twice"
+    last = index(c) + k
+  } elif n % 5 == 4 {
+    choose (c, k) from [(c, k) for c in cells(b) if c.row == 2 for k in [3, 1, 2]] as "listed"
+    last = index(c) * 3 + k
+  } else {
+    choose (k, j) from [(k, j) for k in 1..3 for j in 2..n] as "range"
+    last = k * 10 + j
+  }
+}
+end when n == 24
+score(p) = last + seat(p)
+"""
+
+
+def compiled(native: bool):
+    return program_of(RULES, "ordered.meeple", native)
+
+
+@needs_kernel
+def test_options_in_order_by_construction_are_taken_as_made():
+    from meeple.interpreter.native import kernel
+    source = kernel.Gen(compiled(False)).source()
+    asks = [line for line in source.split("\n") if "s.site = " in line and "all_" in line]
+    taken = [a for a in asks if "COUNTED = (long long)all_.size(); else s.opts." in a]
+    ordered = [a for a in asks if "count_ordered(all_)" in a]
+    # (place and range: made in order; swap, twice and listed: ordered as before)
+    assert len(taken) == 2 and len(ordered) == 3, (len(taken), len(ordered))
+    # (place: 9 cells, then 3 values of Q for each: 27 reserved, not 18)
+    assert re.search(r"\.reserve\(std::min<size_t>\(3 \* uV\d+_xs\.size\(\), 4096\)\)", source)
+
+
+@needs_kernel
+def test_options_in_order_or_not_play_as_python():
+    fast, plain = compiled(True), compiled(False)
+    moves = 0
+    for seed in range(6):
+        a, b = fast.new_game(2, seed), plain.new_game(2, seed)
+        while not b.over:
+            assert [m.notation for m in a.legal_moves()] == [m.notation for m in b.legal_moves()]
+            i = (seed * 7 + moves) % b.move_count()
+            a.apply(i, safe=False)
+            b.apply(i, safe=False)
+            moves += 1
+        assert a.result == b.result
+    assert moves >= 6 * 24
+    assert kernel_plays_as_python(fast, plain, 4) >= 4 * 24 and fast.native_fallbacks == 0
+
+
+ROWS = """ruleset rows
+players 2..2
+enum Q { A, B, C }
+enum D { left, right }
+var xs: list of int = [k * 7 % 10 for k in 0..11]
+var n: int = 0
+var last: Q = A
+function src(k: int, q: Q, d: D): int = if q == A then k elif d == left then (k + 1) % 12 else 11 - k
+turn {
+  n = n + 1
+  choose (q, d) from [(q, d) for q in Q for d in D] as "turn"
+  xs = [xs[src(k, q, d)] for k in 0..11]
+  xs = [xs[(k + n) % 12] + 0 * src(k, q, d) for k in 0..11]
+  if n == 7 { last = none }
+  let e = last
+  if n > 8 { xs = [xs[src(k, e, d)] for k in 0..11] }
+  if n < 7 { last = q }
+}
+end when n == 10
+function same(a: int): bool = all(xs[(a + k) % 12] == xs[a] for k in 0..2)
+function far(a: int): bool = any(xs[k] > a for k in 0..11)
+score(p) = xs[0] * 10 + xs[5] + seat(p) + (if same(seat(p)) then 100 else 0) + (if far(8) then 1000 else 0)
+"""
+
+
+@needs_kernel
+def test_a_pure_part_of_a_list_s_elements_is_read_from_a_row_made_once():
+    # (xs[src(k, q, d)]: src reads nothing of the state, q and d are enum locals: a row
+    # of 12 for each of their 6 values; (k + n) % 12 reads n, a variable: in place, the
+    # part beside it a row; the third list's local may be none: its row stops the
+    # kernel, Python plays the move)
+    from meeple.interpreter.native import kernel
+    plain = program_of(ROWS, "rows.meeple", False)
+    source = kernel.Gen(plain).source()
+    assert len(re.findall(r"const I\* uV\d+_row = uP_\w+\(s, ", source)) == 3, "no rows"
+    assert "static I T" in source and "[6][12]; static uint8_t T" in source
+    assert re.search(r"at\(s\.uG_xs, mod\(add\(uV\d+_k, s\.uG_n\)", source)
+    never = ROWS.replace("if n == 7 { last = none }", "")
+    fast = program_of(never, "rows.meeple", True)
+    assert kernel_plays_as_python(fast, program_of(never, "rows.meeple", False), 6) == 6 * 10
+    assert fast.native_fallbacks == 0
+    fast = program_of(ROWS, "rows.meeple", True)
+    for seed in range(4):
+        a, b = fast.new_game(2, seed), plain.new_game(2, seed)
+        while not b.over:
+            assert [m.notation for m in a.legal_moves()] == [m.notation for m in b.legal_moves()]
+            i = (seed + b.state["vars"]["n"]) % b.move_count()
+            a.apply(i, safe=False)
+            b.apply(i, safe=False)
+        assert a.result == b.result and a.state["vars"] == b.state["vars"]
+    assert fast.native_fallbacks > 0   # (the none local: played by Python, alike)
+
+
+@needs_kernel
+def test_any_and_all_over_a_few_literal_numbers_are_written_in_line():
+    # (same: all over 0..2, in line, and so is the function; far: any over 0..11, as before)
+    from meeple.interpreter.native import kernel
+    source = kernel.Gen(program_of(ROWS, "rows.meeple", False)).source()
+    assert re.search(r"static inline __attribute__\(\(always_inline\)\) bool uF_same\(St& s, I uA_a\) \{ "
+                     r"return \(\[&\]\(\) "
+                     r"__attribute__\(\(always_inline\)\) -> bool", source)
+    assert re.search(r"static bool uF_far\(St& s, I uA_a\) \{ return \(\[&\]\(\) -> bool", source)
