@@ -110,7 +110,7 @@ class WalkViews:
         inner[cl.var] = (var, t.arg)
         cond = self.expr(e.comp.cond, inner, BOOL)
         walk = (f"size_t {n} = 0; for (const {el}& {var} : {xs}) {{ ++{n}; if ({cond}) break; }} W(s, {n}); "
-                f"{w}.d = {xs}.begin(); {w}.n = {n}; return {w}; }}())")
+                f"{w}.n = {n}; return {w}; }}())")
         head = f"([&]() __attribute__((always_inline)) -> Walk<{el}> {{ Walk<{el}> {w}; "
         spans = self._ray_spans(cl.iter) if cl.iter.node == "Ray" else None
         if spans is not None:   # (a ray kept for good: its cells and their number read where kept)
@@ -123,7 +123,7 @@ class WalkViews:
                     f"{w}.own = {spans}({args}); {xs} = {w}.own.begin(); {xs}_n = {w}.own.size(); }} "
                     f"size_t {n} = 0; for (const Id* q_ = {xs}, *e_ = {xs} + {xs}_n; q_ != e_; ++q_) {{ "
                     f"const Id& {var} = *q_; ++{n}; if ({cond}) break; }} W(s, {n}); "
-                    f"{w}.d = {xs}; {w}.n = {n}; return {w}; }}())")
+                    f"{w}.d = {w}.own.empty() ? {xs} : nullptr; {w}.n = {n}; return {w}; }}())")
         return f"{head}{w}.own = {self.expr(cl.iter, sc, t)}; const {self.ct(t)}& {xs} = {w}.own; {walk}"
 
     def _ray_spans(self, ray) -> str | None:
@@ -146,7 +146,9 @@ class WalkViews:
             self.tables.statics.append(
                 f"static RaySpan* const {fn}_spans = new RaySpan[{size}](); "
                 f"__attribute__((noinline)) static RaySpan {fn}_span_new(Id a{params}, size_t k_) {{ "
-                f"const List<Id> r_ = {fn}(a{args}); return {fn}_spans[k_] = RaySpan{{r_.begin(), (uint32_t)r_.size() + 1}}; }} "
+                f"const List<Id> r_ = {fn}(a{args}); RaySpan& e_ = {fn}_spans[k_]; e_.n1 = (uint32_t)r_.size() + 1; "
+                f"if (r_.size() <= List<Id>::HANDLE) {{ std::copy(r_.begin(), r_.end(), e_.at); e_.d = e_.at; }} "
+                f"else e_.d = r_.begin(); return e_; }} "
                 f"static inline bool {fn}_span(Id a{params}, const Id*& d_, size_t& n_) {{ "
                 f"if (a < 0 || a >= {self.nz}) {{ d_ = nullptr; n_ = 0; return true; }} if (!({inside})) return false; "
                 f"size_t k_ = {index}; RaySpan r_ = {fn}_spans[k_]; "

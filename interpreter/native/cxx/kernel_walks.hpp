@@ -78,8 +78,9 @@ static inline List<Id> distinct(const List<Id>& l) {
 
 // until's value where it is read only by size, empty, first and last (a parameter of a
 // rule function, interpreter/native/kernel_walk_views.py): the walked list's first n
-// elements, with no list of them made; ``own`` holds the list walked, except a ray's
-// kept for good (kernel_walks.py, ray_prefixes).
+// elements, with no list of them made; ``own`` holds the list walked (``d`` null: read
+// through it, as a short list's elements are inside its handle and move with it), but a
+// ray's kept for good (kernel_walks.py, ray_prefixes), read where it is kept (``d``).
 template <class T>
 struct Walk {
     const T* d = nullptr;
@@ -87,16 +88,20 @@ struct Walk {
     List<T> own;
     size_t size() const { return n; }
     bool empty() const { return n == 0; }
-    const T& operator[](size_t i) const { return d[i]; }
+    const T* data() const { return d ? d : own.begin(); }
+    const T& operator[](size_t i) const { return data()[i]; }
 };
-// a ray kept for good, read in place: its cells and their number plus one (0: not yet made)
+// a ray kept for good, read in place: its cells and their number plus one (0: not yet
+// made); a ray of a list's handle's few cells or fewer keeps them here (``at``: the
+// list's handle is not where the ray is kept), its entry never moved
 struct RaySpan {
     const Id* d;
     uint32_t n1;
+    Id at[List<Id>::HANDLE > 0 ? List<Id>::HANDLE : 1];
 };
 template <class T>
-static T lfirst(const Walk<T>& l) { return l.n == 0 ? none_of<T>() : l.d[0]; }
+static T lfirst(const Walk<T>& l) { return l.n == 0 ? none_of<T>() : l.data()[0]; }
 template <class T>
-static T llast(const Walk<T>& l) { return l.n == 0 ? none_of<T>() : l.d[l.n - 1]; }
+static T llast(const Walk<T>& l) { return l.n == 0 ? none_of<T>() : l.data()[l.n - 1]; }
 
 }  // namespace mk
