@@ -22,8 +22,9 @@ pytestmark = pytest.mark.kernels
 
 # joins of comprehensions (filtered by their own variable, mapped, two loops, a range),
 # list literals first and later, a variable's list, a call and a join on the right; one
-# of more than the stack's 16 numbers; and one a kernel writes in place then appends to
-# (a comprehension of one loop, then numbers written out: wcat still)
+# of more than the stack's 16 numbers; one a kernel makes one element per cell, then
+# appends to (wcat still); and two a kernel writes in place with room for the numbers
+# written out after it (a comprehension of one loop, within the stack's 32 numbers or past)
 RULES = """ruleset joins
 players 2..2
 kind Stone { seat: int }
@@ -43,11 +44,14 @@ relation beside(c: b, d: b) = c != d and abs(c.row - d.row) + abs(c.col - d.col)
 function side(c: b, s: int): list of b = [d for d in (if s == 1 then beside(c) else cells(b)) if empty(d)]
   + [d for d in (if s == 2 then cells(b) else beside(c)) if occupied(d)]
 function codes(): list of int = [if occupied(c) then top(c).seat else 0 for c in cells(b)] + [size(box), 7]
+function wide(): list of int = [k * 3 for k in many() + many()] + [size(said), 3] + [4]
+function narrow(): list of int = [k * 2 for k in seats()] + [total % 7]
 turn {
   choose x from [c for c in cells(b) if empty(c)] as "drop"
   move first(s for s in items(box) if s.seat == seat(active)) to x
   said = [v % 9 for v in mixed(x)] + [size(near(x)), size(side(x, seat(active)))]
-  total = total + sum(v for v in seats()) + sum(v for v in many()) + sum(v for v in codes())
+  total = total + sum(v for v in seats()) + sum(v for v in many()) + sum(v for v in codes()) + sum(v for v in wide())
+  total = total + sum(v for v in narrow())
 }
 end when size(box) == 0
 score(p) = (total + seat(p) + size(said)) % 4
@@ -68,8 +72,12 @@ def test_joins_whose_first_part_is_made_for_them_are_built_in_one_list_and_table
         text = function_text(source, name)
         assert "wcat(" not in text and "Build<" in text, name
     assert function_text(source, "seats").count(".list()") == 2   # (the join on the right: its own)
-    # (a list written in place, the numbers written out appended where it is)
+    # (a list made one element per cell, the numbers written out appended where it is)
     assert "wcat(" in function_text(source, "codes")
+    # (a list written in place with room for the numbers written out, put after it)
+    for name, room, puts in (("narrow", 1, 1), ("wide", 3, 3)):
+        text = function_text(source, name)
+        assert "return wcat(" not in text and f".extra = {room};" in text and text.count(".put(") == puts, name
     # (a table's list chosen by a condition: walked where it is)
     assert len(re.findall(r"const List<Id>& uV\d+_xs = \(", function_text(source, "side"))) == 2
 

@@ -54,6 +54,14 @@ int main() {
         size_t k = x.put(buf);
         CHECK(k == x.size() && std::memcmp(buf, a, k) == 0);
         CHECK(Str::of_buffer(buf, k) == x);
+        for (const char* b : sizes) {   // (texts put one after the other over old bytes, as
+            char dirty[64 + 24];        // scatn puts them: a short one's 0s after it are its)
+            std::memset(dirty, 0xa5, sizeof dirty);
+            size_t n = x.put(dirty);
+            n += of(b).put(dirty + n);
+            std::string w = std::string(a) + b;
+            CHECK(n == w.size() && Str::of_buffer(dirty, n) == Str(w.data(), w.size()));
+        }
     }
     Str nul("ab\0", 3), ab("ab", 2), hi("\xc3\xbc", 2);
     CHECK(!(nul == ab) && ab < nul && ab < hi && !(hi < ab) && nul.size() == 3);

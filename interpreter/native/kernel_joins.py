@@ -50,7 +50,7 @@ class JoinedLists:
             return None
         if first.node == "Comprehension" and self._compactable(first, el) \
                 and all(p.node == "ListLit" for p in parts[1:]):
-            return None   # (a list written in place, then the few written out appended to it)
+            return self._compact_then_written(first, parts[1:], sc, t, el)
         out = self.fresh("out")
         code = [self._pushed(p, sc, t, out) for p in parts]
         written = sum(len(p.items) for p in parts if p.node == "ListLit")
@@ -58,6 +58,24 @@ class JoinedLists:
             code[0] = f"{out}.reserve({written}); {code[0]}"
         joins = "".join(f"{c} W(s, (I){out}.size());" for c in code[1:])
         return f"([&]() -> {self.ct(t)} {{ Build<{el}> {out}; {code[0]}{joins} return {out}.list(); }}())"
+
+    def _compact_then_written(self, first, written: list, sc: dict, t, el: str) -> str | None:
+        """``[f(c) for c in xs] + [a, b]``: the comprehension written in place (kernel.py,
+        Gen._Comprehension), its list sized with room for the elements written out, then
+        those put after its own, where ``wcat`` appended them to a list sized for the
+        comprehension's alone (copied into a buffer twice its size once past the stack's);
+        None where the comprehension is not written so (one element per cell, a table)."""
+        if self.elementwise(first, sc) is not None or self._static_cells(first, sc, t) is not None:
+            return None
+        out, n = self.fresh("out"), self.fresh("n")
+        body = self.loops(first, sc, None, reserve=out,
+                          compact=(n, lambda inner: self.expr(first.elem, inner, t.arg)))
+        rest = "".join(" ".join(f"{out}.put({self.expr(x, sc, t.arg)});" for x in p.items)
+                       + f" W(s, (I){out}.n); " for p in written)
+        room = sum(len(p.items) for p in written)
+        return (f"([&]() __attribute__((always_inline)) -> {self.ct(t)} {{ Grow<{el}> {out}; "
+                f"{out}.extra = {room}; size_t {n} = 0; {body} {out}.resize({n}); {rest}"
+                f"return {out}.list(); }}())")
 
     def _pushed(self, part, sc: dict, t, out: str) -> str:
         """The statements that push the elements of ``part`` (a list of type ``t``) onto

@@ -86,11 +86,11 @@ public:
         }
         return *this;
     }
-    // the n bytes at b, where 24 bytes after them may be written (a text made on the
-    // stack): those 24 made 0, a short text's words are read at once
-    static Str of_buffer(char* b, size_t n) {
+    // the n bytes at b, the bytes after them up to b + 24 0 already where n <= IN (a text
+    // made on the stack of texts' put: kernel_texts.hpp, scatn; the last one's own 0s
+    // after it reach past b + 24 where it starts): a short text's words read at once
+    static Str of_buffer(const char* b, size_t n) {
         if (n > IN) return Str(b, n);
-        __builtin_memset(b + n, 0, 24);
         Str t;
         __builtin_memcpy(t.w_, b, 24);
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -778,14 +778,28 @@ struct Grow {
     Vec<T> big;
     T* d = small;
     size_t n = 0;
+    size_t extra = 0;   // (room kept after them for a join's elements written out: put)
     Grow() {}
     Grow(const Grow&) = delete;
+    // k elements, the first of them kept, with room for extra more after them: a
+    // position's 64 cells then its 6 numbers (kernel_joins.py), where the list of the
+    // 64 grew into a buffer twice its size, all of them copied, to take the 6
     void resize(size_t k) {
-        if (d != small || k > SMALL) {   // (sized past SMALL at first: empty)
-            big.resize(k);
+        size_t room = k + extra;
+        if (d == small && room > SMALL) {
+            big.resize(room);
+            std::copy(small, small + (n < k ? n : k), big.data());
+            d = big.data();
+        } else if (d != small) {
+            big.resize(room);
             d = big.data();
         }
         n = k;
+    }
+    // x after them, in the room kept (extra, less one)
+    void put(const T& x) {
+        d[n++] = x;
+        --extra;
     }
     T& operator[](size_t i) { return d[i]; }
     List<T> list() {
