@@ -31,14 +31,13 @@ and ``kernel_types`` (what they share).
 """
 from __future__ import annotations
 
-import re
 from itertools import count
 
 from ...dsl.types import T, type_code
 from ..core import ops
 from ..core.primitives import PRIMITIVES, CxxCall, CxxOver, NotNative, emit
 from . import kernel_quick
-from .cxx_text import ident, literal
+from .cxx_text import Static, ident, literal
 from .kernel_build import (  # noqa: F401 - read as kernel.X by the package and tests
     KernelError,
     _build,
@@ -71,9 +70,6 @@ MAX_SOURCE = 8_000_000  # characters of C++ a kernel may have (chess: 140,000)
 # a product known to be within this bound (and the integer budget) is written as such
 # (no int64 overflow, never NONE_I)
 _PLAIN_MAX = (1 << 62) - 1
-_TABLE = re.compile(r"T\d+(\[[^?:;\[\]]*\])?")   # (a static table, or a list of one, indexed)
-
-
 
 
 class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists, KnownLoops,
@@ -601,7 +597,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
                 or not self.ct(self.ty(e.then)) == self.ct(self.ty(e.other)) == self.ct(t):
             return None
         a, b = self.expr(e.then, sc, t), self.expr(e.other, sc, t)
-        if not (_TABLE.fullmatch(a) and _TABLE.fullmatch(b)):   # (static tables: lvalues)
+        if not (isinstance(a, Static) and isinstance(b, Static)):   # (static tables: lvalues, cxx_text.py)
             return None
         return f"({self.expr(e.cond, sc, BOOL)} ? {a} : {b})"
 
@@ -708,7 +704,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
             if kind == "pair":
                 b = self.expr(e.args[1], sc)
                 return f"{test}({self.expr(e.args[0], sc)}, {b})"
-            return f"{lists}[nn({self.expr(e.args[0], sc)})]"
+            return Static(f"{lists}[nn({self.expr(e.args[0], sc)})]")   # (a row of the table: an lvalue)
         if kind == "zone":
             return f"((Id)({self.ns[f'Z_{f}']} + nn({self.expr(e.args[0], sc)})))"
         return f"s.{ident('P', f)}[nn({self.expr(e.args[0], sc)})]"   # a per-player variable
@@ -1161,7 +1157,7 @@ class Proc(ChanceStatements):
                     f"w_.push_back(none_of<{ce}>()); w_.insert(w_.end(), o_.begin(), o_.end()); "
                     f"s.opts.{o} = List<{ce}>(std::move(w_));")
         order = self.order(el, 'all_', 'who_', True)
-        if order.startswith("ordered("):   # (the last decision of a perft: counted alone)
+        if self.by_value(el):   # (ordered(all_): the last decision of a perft, counted alone)
             return (f"if (all_.empty()) bail(); if (COUNTING) COUNTED = (long long)count_ordered(all_); "
                     f"else s.opts.{o} = {order};")
         return f"if (all_.empty()) bail(); s.opts.{o} = {order};"
