@@ -56,7 +56,7 @@ from .kernel_early import EarlyCounts
 from .kernel_emptiness import EmptyLists
 from .kernel_epoch import EpochSteps
 from .kernel_joins import JoinedLists
-from .kernel_layout import LOOP_INDEX, Layout
+from .kernel_layout import LOOP_INDEX, Layout, plain
 from .kernel_memo import MemoCalls
 from .kernel_module import ModuleWriter
 from .kernel_tables import Tables
@@ -185,7 +185,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         have = self.fields.get(f)
         if have is not None and have != self.ct(t):
             raise Unsupported(f"local '{name}' of two types")
-        self.fields[f] = self.ct(t)
+        self.fields[f] = plain(self.ct(t), t)   # (as a frame keeps it: kernel_layout.py)
         self.field_names[f] = (k, name, t)
         self.field_types.setdefault(f, []).append(t)
         return f
