@@ -7,7 +7,9 @@ text does not fails here.
   relation's row), which a loop over ``(if c then xs else ys)`` reads in place;
 - ``Stored`` (kernel_layout.py): the C++ type a field is kept in, with its bytes, the
   count of an ``NId`` and the span of an ``NInt``, which the state's layout and the
-  bridge to Python read.
+  bridge to Python read;
+- ``Recorded`` (kernel_lasting.py): a kept function's body with its reads of the zones
+  made through ``RZ``, and how many (none: its value lasts as it is).
 
 No kernel is compiled: the facts are read beside the source ``Gen`` writes."""
 from __future__ import annotations
@@ -16,7 +18,7 @@ import re
 from pathlib import Path
 
 import pytest
-from meeple.interpreter.native import kernel
+from meeple.interpreter.native import kernel, kernel_lasting
 from meeple.interpreter.native.cxx_text import Static
 from meeple.interpreter.native.kernel_layout import Stored, fit_width, plain
 from meeple.interpreter.native.kernel_module import ModuleWriter
@@ -85,9 +87,20 @@ def _check_stored(t, stored: Stored, where: str) -> None:
         assert stored.width == fit_width(lo - 1, hi), (where, stored)
 
 
+_RZ_READ = re.compile(r"\bRZ\.(?:s\.z\.)?(?:size|top|top_any|bottom|items|topn)\(")
+
+
 @pytest.mark.parametrize("name", BUNDLED)
-def test_facts_agree_with_the_printed_text(name):
+def test_facts_agree_with_the_printed_text(name, monkeypatch):
     statics = fields = 0
+    bodies: list = []
+
+    def recorded(body):   # (each body a lasting keep was asked for, as recorded wrote it)
+        out = real(body)
+        bodies.append(out)
+        return out
+    real = kernel_lasting.recorded
+    monkeypatch.setattr(kernel_lasting, "recorded", recorded)
     for where, prog in _programs(name):
         gen = _Seen(prog)
         source = gen.source()
@@ -103,6 +116,12 @@ def test_facts_agree_with_the_printed_text(name):
             fields += 1
         for f, (_k, _local, t) in gen.field_names.items():
             assert gen.fields[f] == plain(gen.ct(t), t) == gen.ct(t), (where, f)
+    for body in bodies:
+        if body is not None:
+            assert isinstance(body, kernel_lasting.Recorded)
+            assert body.zones == len(_RZ_READ.findall(body)) and (body.zones > 0) == ("RZ." in body), body
     assert fields > 0
+    if name == "go":
+        assert any(b is not None and b.zones for b in bodies)   # (its groups: read through RZ)
     if name in ("chess", "brotherhood-of-nine", "clans-and-glory", "go"):
         assert statics > 0   # (each reads a board's cells or a relation's row so)
