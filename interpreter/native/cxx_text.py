@@ -38,6 +38,19 @@ def c_chars(text: str) -> tuple[str, int]:
     return f'"{body}"', len(data)
 
 
+class Static(str):
+    """A text of C++ the kernel's printer wrote that names a static table of the module
+    (``T3``, kernel_tables.py) or one of a table's lists by its index (a relation's row,
+    ``T5[nn(x)]``): an lvalue that lives as long as the module, so a reference to it
+    outlives any statement. Said where it is written (never read back from the text);
+    any text made from it (a call, a part of a larger expression) is a plain str."""
+
+    __slots__ = ()
+
+    def __reduce__(self):  # (copied and pickled with what it is)
+        return Static, (str(self),)
+
+
 def _kept(ch: str) -> bool:
     return ch.isascii() and ch.isalnum()
 

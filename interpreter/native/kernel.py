@@ -31,14 +31,13 @@ and ``kernel_types`` (what they share).
 """
 from __future__ import annotations
 
-import re
 from itertools import count
 
 from ...dsl.types import T, type_code
 from ..core import ops
 from ..core.primitives import PRIMITIVES, CxxCall, CxxOver, NotNative, emit
 from . import kernel_quick
-from .cxx_text import ident, literal
+from .cxx_text import Static, ident, literal
 from .kernel_build import (  # noqa: F401 - read as kernel.X by the package and tests
     KernelError,
     _build,
@@ -57,7 +56,7 @@ from .kernel_early import EarlyCounts
 from .kernel_emptiness import EmptyLists
 from .kernel_epoch import EpochSteps
 from .kernel_joins import JoinedLists
-from .kernel_layout import LOOP_INDEX, Layout
+from .kernel_layout import LOOP_INDEX, Layout, plain
 from .kernel_memo import MemoCalls
 from .kernel_module import ModuleWriter
 from .kernel_ordered import ascending_options, reserve_size
@@ -73,9 +72,6 @@ MAX_SOURCE = 8_000_000  # characters of C++ a kernel may have (chess: 140,000)
 # a product known to be within this bound (and the integer budget) is written as such
 # (no int64 overflow, never NONE_I)
 _PLAIN_MAX = (1 << 62) - 1
-_TABLE = re.compile(r"T\d+(\[[^?:;\[\]]*\])?")   # (a static table, or a list of one, indexed)
-
-
 
 
 class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists, KnownLoops,
@@ -191,7 +187,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         have = self.fields.get(f)
         if have is not None and have != self.ct(t):
             raise Unsupported(f"local '{name}' of two types")
-        self.fields[f] = self.ct(t)
+        self.fields[f] = plain(self.ct(t), t)   # (as a frame keeps it: kernel_layout.py)
         self.field_names[f] = (k, name, t)
         self.field_types.setdefault(f, []).append(t)
         return f
@@ -603,7 +599,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
                 or not self.ct(self.ty(e.then)) == self.ct(self.ty(e.other)) == self.ct(t):
             return None
         a, b = self.expr(e.then, sc, t), self.expr(e.other, sc, t)
-        if not (_TABLE.fullmatch(a) and _TABLE.fullmatch(b)):   # (static tables: lvalues)
+        if not (isinstance(a, Static) and isinstance(b, Static)):   # (static tables: lvalues, cxx_text.py)
             return None
         return f"({self.expr(e.cond, sc, BOOL)} ? {a} : {b})"
 
@@ -710,7 +706,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
             if kind == "pair":
                 b = self.expr(e.args[1], sc)
                 return f"{test}({self.expr(e.args[0], sc)}, {b})"
-            return f"{lists}[nn({self.expr(e.args[0], sc)})]"
+            return Static(f"{lists}[nn({self.expr(e.args[0], sc)})]")   # (a row of the table: an lvalue)
         if kind == "zone":
             return f"((Id)({self.ns[f'Z_{f}']} + nn({self.expr(e.args[0], sc)})))"
         return f"s.{ident('P', f)}[nn({self.expr(e.args[0], sc)})]"   # a per-player variable
@@ -1157,9 +1153,9 @@ class Proc(ChanceStatements):
                     f"w_.push_back(none_of<{ce}>()); w_.insert(w_.end(), o_.begin(), o_.end()); "
                     f"s.opts.{o} = List<{ce}>(std::move(w_));")
         order = self.order(el, 'all_', 'who_', True)
-        if order.startswith("ordered(") and plain:   # (in order already: taken as made)
+        if self.by_value(el) and plain:   # (in order already: taken as made)
             return f"if (all_.empty()) bail(); if (COUNTING) COUNTED = (long long)all_.size(); else s.opts.{o} = all_;"
-        if order.startswith("ordered("):   # (the last decision of a perft: counted alone)
+        if self.by_value(el):   # (ordered(all_): the last decision of a perft, counted alone)
             return (f"if (all_.empty()) bail(); if (COUNTING) COUNTED = (long long)count_ordered(all_); "
                     f"else s.opts.{o} = {order};")
         return f"if (all_.empty()) bail(); s.opts.{o} = {order};"

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ...dsl.types import T
 from .cxx_text import c_chars, ident
-from .kernel_layout import fit_width
+from .kernel_layout import Stored, plain
 from .kernel_types import BOOL, Unsupported
 
 _KINDS = {"int": "i", "bool": "b", "str": "s", "enum": "e", "list": "l"}
@@ -29,17 +29,16 @@ class Bridge:
     kernel and Python (``frame_types``: each frame field's C++ type, as the frame keeps
     it)."""
 
-    def __init__(self, gen, frame_types: dict[str, str] | None = None):
+    def __init__(self, gen, frame_types: dict[str, Stored] | None = None):
         self.gen = gen
         self.frame_types = frame_types or {}
         self.vts: dict[tuple, str] = {}
         self.statics: list[str] = []
 
-    def vt(self, t: T, stored: str | None = None) -> str:
+    def vt(self, t: T, stored: Stored | None = None) -> str:
         """The name of the ``VT`` of values of type ``t`` kept as the C++ type ``stored``
         (default: ``t``'s own), written once."""
-        ct = self.gen.ct(t)
-        stored = stored or ct
+        stored = stored or plain(self.gen.ct(t), t)
         name = self.vts.get((t, stored))
         if name is not None:
             return name
@@ -72,22 +71,19 @@ class Bridge:
                             f"*({ct}*)at = {frm}; }}")
         return f"tuple_py_{k}", f"tuple_from_py_{k}"
 
-    def _kept(self, t: T, stored: str) -> tuple[int, int, int, int]:
+    def _kept(self, t: T, stored: Stored) -> tuple[int, int, int, int]:
         """(bytes, the id's count as Python's value reads it, least, most) of a value
         of type ``t`` kept as ``stored`` (an int as ``I`` or ``NInt``, an id as ``Id`` or
         ``NId`` of that count: kernel_layout.py)."""
         g = self.gen
         if t.tag == "int":
-            if stored == "I":
-                return 8, 0, *_I64
-            lo, hi = (int(x) for x in stored[len("NInt<"):-1].replace("LL", "").split(","))
-            return fit_width(lo - 1, hi), 0, lo, hi
+            return (8, 0, *_I64) if stored.span is None else (stored.width, 0, *stored.span)
         count = len(g.c.enums[t.arg]) if t.tag == "enum" else {"item": g.ni, "player": g.n}.get(t.tag, g.nz)
-        if stored == "Id":
+        if stored.ids is None:
             return 4, count, *_I64
-        if stored != f"NId<{count}>":
+        if stored.ids != count:
             raise Unsupported(f"a value of type {t} kept as {stored}")
-        return fit_width(-1, count), count, *_I64
+        return stored.width, count, *_I64
 
     def state_tables(self, procs) -> list[str]:
         """The tables of the variables (``VARS``: global, per player, per item of a kind)

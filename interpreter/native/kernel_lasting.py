@@ -147,7 +147,7 @@ class LastingKeeps:
         body = recorded(self.expr(fd.body, sc, rt))
         if body is None:
             return None
-        if "RZ." not in body:   # (it reads nothing of the state: its value lasts as it is)
+        if not body.zones:   # (it reads nothing of the state: its value lasts as it is)
             made[name] = self.function(name)
             self.__dict__.setdefault("lasting_pure", set()).add(name)
             return made[name]
@@ -167,17 +167,33 @@ class LastingKeeps:
         return name not in self.__dict__.get("lasting_pure", ())
 
 
-def recorded(body: str) -> str | None:
+class Recorded(str):
+    """A function's body as ``recorded`` wrote it, with ``zones``: the reads of a zone's
+    items it made go through ``RZ``, counted as they were written (0: the body reads
+    nothing of the state), never searched for in the text it gives."""
+
+    zones: int
+
+    def __new__(cls, text: str, zones: int) -> Recorded:
+        self = super().__new__(cls, text)
+        self.zones = zones
+        return self
+
+    def __reduce__(self):  # (copied and pickled with what it is)
+        return Recorded, (str(self), self.zones)
+
+
+def recorded(body: str) -> Recorded | None:
     """The C++ of a function's body with each read of a zone's items made through ``RZ``
     (which notes the zone), or None where it reads anything else of the state (or holds
     a text, which this does not look into)."""
     if '"' in body:
         return None
-    out = _READS.sub(lambda m: f"RZ.{m.group(1)}(", body)
+    out, zones = _READS.subn(lambda m: f"RZ.{m.group(1)}(", body)
     for m in _STATE.finditer(out):
         if _GIVEN.search(out[max(0, m.start() - 20):m.start()]) is None or out[m.end():m.end() + 1] not in ",)":
             return None
-    return noted_once(out)
+    return Recorded(noted_once(out), zones)
 
 
 # a test of a zone's read alone, the left of an ``&&`` (``(RZ.size(x) > 0) && (...)``)

@@ -23,7 +23,7 @@ result), and a state whose value is beyond it is not loaded into the kernel.
 tests/test_kernel_layout.py proves both ends of a range and the full width."""
 from __future__ import annotations
 
-import re
+from typing import Any
 
 from ..core import ops
 from .cxx_text import ident
@@ -42,6 +42,39 @@ def fit_width(lo: int, hi: int) -> int:
         if least <= lo and hi <= most:
             return w
     return 8
+
+
+class Stored(str):
+    """A C++ type a field of the state or of a frame is kept in, as this module writes it,
+    with what it is, said where it is written (never read back from the text): ``width``
+    its bytes (and alignment), ``ids`` the count an ``NId<count>`` holds ids below,
+    ``span`` the least and the most an ``NInt<least, most>`` holds (None for any other
+    type: ``Id`` and ``I`` hold any id and any integer)."""
+
+    width: int
+    ids: int | None
+    span: tuple[int, int] | None
+
+    def __new__(cls, text: str, width: int, ids: int | None = None, span: tuple[int, int] | None = None) -> Stored:
+        self = super().__new__(cls, text)
+        self.width, self.ids, self.span = width, ids, span
+        return self
+
+    def __reduce__(self):  # (copied and pickled with what it is)
+        return Stored, (str(self), self.width, self.ids, self.span)
+
+
+def plain(ct: str, t: Any) -> Stored:
+    """The C++ type ``ct`` of the values of type ``t`` as the rules' code reads them
+    (``Gen.ct``), as a field kept so: a bool in a byte, an id in 4, a list of ids or
+    bools in 12 aligned to 4 (cxx/kernel_rt.hpp, ListHandle), anything else aligned to 8."""
+    small = t.tag == "list" and (t.arg.tag == "bool" or t.arg.tag in IDS)
+    return Stored(ct, 1 if t.tag == "bool" else 4 if t.tag in IDS or small else 8)
+
+
+def narrow_int(lo: int, hi: int) -> Stored:
+    """``NInt<lo, hi>``: an integer field kept in the bytes that hold lo..hi and none."""
+    return Stored(f"NInt<{lo}LL, {hi}LL>", fit_width(lo - 1, hi), span=(lo, hi))
 
 
 class Layout:
@@ -100,17 +133,17 @@ class Layout:
             return len(g.c.enums[t.arg])
         return {"item": g.ni, "player": g.n}.get(t.tag, g.nz)
 
-    def stored(self, t, var: str | None = None) -> str:
+    def stored(self, t, var: str | None = None) -> Stored:
         """The C++ type a field of type ``t`` is kept in (``var``: the rules' variable it
         holds, whose proven range counts)."""
         count = self.id_count(t)
         if count is not None:
-            return f"NId<{count}>"
+            return Stored(f"NId<{count}>", fit_width(-1, count), ids=count)
         if t.tag == "int" and var is not None:
             r = self.ranges.get(var)
             if r is not None and fit_width(r[0] - 1, r[1]) < 8:   # (r[0] - 1: none)
-                return f"NInt<{r[0]}LL, {r[1]}LL>"
-        return self.gen.ct(t)
+                return narrow_int(*r)
+        return plain(self.gen.ct(t), t)
 
 
 def var_ranges(prog, facts) -> dict[str, tuple[int, int]]:
@@ -158,20 +191,12 @@ def _written(i) -> list[str]:
     return names
 
 
-_SIZE = re.compile(r"^(?:NId<(\d+)>|NInt<(-?\d+)LL, (-?\d+)LL>)$")
-
-
-def size_of(ct: str) -> int:
+def size_of(ct: Stored) -> int:
     """The alignment of a field of C++ type ``ct`` (its size where it is one of ours; a
     list of ids or bools is 12 bytes aligned to 4: cxx/kernel_rt.hpp, ListHandle)."""
-    m = _SIZE.match(ct)
-    if m and m.group(1) is not None:
-        return fit_width(-1, int(m.group(1)))
-    if m:
-        return fit_width(int(m.group(2)) - 1, int(m.group(3)))
-    return {"bool": 1, "Id": 4, "List<Id>": 4, "List<bool>": 4}.get(ct, 8)
+    return ct.width
 
 
-def by_size(fields: list[tuple[str, str]]) -> list[tuple[str, str]]:
+def by_size(fields: list[tuple[Stored, str]]) -> list[tuple[Stored, str]]:
     """(C++ type, declaration) pairs, the widest first (no padding between them)."""
     return sorted(fields, key=lambda f: -size_of(f[0]))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from .cxx_text import ident, literal
 from .kernel_bridge import Bridge
 from .kernel_chance import item_alike_code
-from .kernel_layout import by_size, fit_width, size_of
+from .kernel_layout import Stored, by_size, fit_width, narrow_int, size_of
 from .kernel_types import Unsupported, read_cxx, runtime_cxx
 
 
@@ -200,7 +200,7 @@ class ModuleWriter:
         by size), and ``Frame``, a procedure's pc, where its value goes (``ret``) and the
         locals of that procedure alone (``l<k>``, one of a union: a frame is as large as
         the locals of the procedure that has the most, not as all of them)."""
-        by_proc: list[list[tuple[str, str]]] = [[] for _ in range(nprocs)]
+        by_proc: list[list[tuple[Stored, str]]] = [[] for _ in range(nprocs)]
         for f, t in self.frame_types(layout).items():
             k, name = f.split(".")
             by_proc[int(k[1:])].append((t, f"{t} {name};"))
@@ -220,7 +220,7 @@ class ModuleWriter:
             f"Frame& operator=(const Frame&) = delete; ~Frame() {{ {each(lambda k: f'l{k}.~Locals{k}();')} }} }};")
         return out
 
-    def frame_types(self, layout) -> dict[str, str]:
+    def frame_types(self, layout) -> dict[str, Stored]:
         """Each frame field's C++ type: an id's narrow where every local it holds is an
         id of one count (``Layout.stored``), else its type as the rules' code reads it."""
         out = {}
@@ -228,7 +228,7 @@ class ModuleWriter:
             kept = {layout.stored(t) for t in self.gen.field_types.get(f, ())}
             r = self.gen.field_ranges.get(f)
             if r is not None and kept == {"I"} and fit_width(r[0] - 1, r[1]) < 8:   # (r[0] - 1: none)
-                kept = {f"NInt<{r[0]}LL, {r[1]}LL>"}
+                kept = {narrow_int(*r)}
             out[f] = kept.pop() if len(kept) == 1 else ct
         return out
 

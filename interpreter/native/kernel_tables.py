@@ -5,7 +5,7 @@ named by the order it was first asked for."""
 from __future__ import annotations
 
 from ...dsl.types import T
-from .cxx_text import c_chars, ident, literal
+from .cxx_text import Static, c_chars, ident, literal
 from .kernel_types import Unsupported
 
 # across(edges, c[, closed]): the cells beside c whose edges hold no item (and are not in
@@ -43,14 +43,15 @@ class Tables:
                 self.inits.append(init(name))
         return name
 
-    def id_list(self, key: tuple, values: list) -> str:
-        """A static List<Id> (a board's cells, a kind's items, an enum's values...)."""
+    def id_list(self, key: tuple, values: list) -> Static:
+        """A static List<Id> (a board's cells, a kind's items, an enum's values...): its
+        name, a ``Static``."""
         for v in values:
             if v is not None and not isinstance(v, int):
                 raise Unsupported(f"a table {key} of {type(v).__name__}")
         ids = [-1 if v is None else v for v in values]
-        return self.table(key, lambda t: f"static List<Id> {t}; {self._ids(t + '_d', ids)}",
-                          lambda t: f"{t} = List<Id>(Vec<Id>({t}_d, {t}_d + {len(ids)}));")
+        return Static(self.table(key, lambda t: f"static List<Id> {t}; {self._ids(t + '_d', ids)}",
+                                 lambda t: f"{t} = List<Id>(Vec<Id>({t}_d, {t}_d + {len(ids)}));"))
 
     @staticmethod
     def _ids(name: str, ids: list[int]) -> str:
