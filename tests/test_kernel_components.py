@@ -210,6 +210,19 @@ def test_groups_and_liberties_are_checked_by_the_points_noted_as_changed():
     assert len(re.findall(rf"g_\.tz\[g_\.nt % \({n} \+ 1\)\] = \(Id\)z_; g_\.nt \+= g_\.nt <= {n};", source)) == 2
 
 
+def test_kept_liberties_that_lose_points_take_them_out_in_place():
+    # a kept liberties list that loses points (a stone played on one) takes them out of
+    # its own list (take_out: in place where the entry alone holds it), checked by the
+    # zones noted or by the stamps, no list copied whole
+    source = kernel.Gen(kernel_go()).source()
+    for head in ("template <class E> static bool uT_liberties(St& s, E& e, const List<Id>& uA_g) {",
+                 "static bool uW_liberties(St& s, List<Id>& v_, const List<uint64_t>& d_, const List<Id>& uA_g) {"):
+        at = source.index(head)
+        body = source[at:source.index("\n", at)]
+        assert "take_out(e.v, [&](Id x_)" in body or "take_out(v_, [&](Id x_)" in body
+        assert "std::move(w_)" not in body
+
+
 @pytest.mark.parametrize("touched", [1, kernel_components.TOUCHED])
 def test_random_games_check_by_the_points_noted_as_the_reference_plays(touched, monkeypatch):
     # random games, joins and captures, one game and a copy played on in turns (another

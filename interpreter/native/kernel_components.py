@@ -205,9 +205,8 @@ once, as it is checked: see the module's docstring). False where a cell's COND
             # are renewed once ``v`` is without them: the others' were as they were checked)
             f"Vec<Id> gone_; {changed}bool now_ = (bool)({cond}); "
             f"if (now_ == was_) {{ p_[i_ + 1] = t_; continue; }} if (now_) return false; gone_.push_back((Id)i_); }} "
-            f"if (gone_.empty()) return true; {{ Vec<Id> w_; w_.reserve(v_.size()); "
-            f"for (Id x_ : v_) {{ bool out_ = false; for (Id g_ : gone_) out_ |= (Id)p_[g_] == x_; "
-            f"if (!out_) w_.push_back(x_); }} v_ = List<Id>(std::move(w_)); }} "
+            f"if (gone_.empty()) return true; take_out(v_, [&](Id x_) {{ bool out_ = false; "
+            f"for (Id g_ : gone_) out_ |= (Id)p_[g_] == x_; return out_; }}); "
             f"for (Id g_ : gone_) p_[g_ + 1] = s.z.stamp[p_[g_]]; return true; }}"))
         return made[name]
 
@@ -220,7 +219,8 @@ once, as it is checked: see the module's docstring). False where a cell's COND
         changed here is among them; a zone noted that the list did not read, a cell of
         the parameter, can only fail: the list is then made again, the same); else
         ``filter_recheck`` with the deps. The same result and ``v`` as that: the cells
-        whose COND became false taken out, false where one became true. The stamps of the
+        whose COND became false taken out (in place where the entry alone holds the list:
+        cxx/kernel_walks.hpp's ``take_out``), false where one became true. The stamps of the
         zones checked are left: the list the same, a stamp that differs is checked again,
         the same; a cell taken out, ``took`` is set (the entry's until its deps are read
         again, made or carried on): a state of another lineage, whose cell may be as when
@@ -252,9 +252,9 @@ once, as it is checked: see the module's docstring). False where a cell's COND
             f"bool now_ = (bool)({cond}); if (now_ == was_) continue; if (now_) return false; "
             f"bool in_ = false; for (uint32_t k_ = 0; k_ < ng_; ++k_) in_ |= gone_[k_] == {var}; "
             f"if (!in_) gone_[ng_++] = {var}; }} "
-            f"if (ng_ == 0) return true; Vec<Id> w_; w_.reserve(e.v.size()); for (Id x_ : e.v) {{ bool o_ = false; "
-            f"for (uint32_t k_ = 0; k_ < ng_; ++k_) o_ |= gone_[k_] == x_; if (!o_) w_.push_back(x_); }} "
-            f"e.v = List<Id>(std::move(w_)); e.took = true; return true; }}")
+            f"if (ng_ == 0) return true; take_out(e.v, [&](Id x_) {{ bool o_ = false; "
+            f"for (uint32_t k_ = 0; k_ < ng_; ++k_) o_ |= gone_[k_] == x_; return o_; }}); "
+            f"e.took = true; return true; }}")
         made[name] = fn
         return fn
 

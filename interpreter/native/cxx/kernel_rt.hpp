@@ -560,7 +560,7 @@ struct List {
     // no element and not none
     bool bare() const { return !h.k && !h.p; }
     template <class A>
-    explicit List(std::vector<T, A>&& v) {
+    __attribute__((always_inline)) explicit List(std::vector<T, A>&& v) {
         size_t k = v.size();
         if (k == 0) return;
         if constexpr (HANDLE > 0) {

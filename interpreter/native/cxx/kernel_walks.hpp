@@ -104,4 +104,41 @@ static T lfirst(const Walk<T>& l) { return l.n == 0 ? none_of<T>() : l.data()[0]
 template <class T>
 static T llast(const Walk<T>& l) { return l.n == 0 ? none_of<T>() : l.data()[l.n - 1]; }
 
+// Takes out of the list l of cells the cells x for which out(x) holds (a kept list of
+// cells that lost some, go's liberties: kernel_components.py), the others in their
+// order: in place where nothing else holds its header (its hash forgotten), else in a
+// list of its own; a list of at most HANDLE then in its handle, as every list of so few.
+template <class F>
+static void take_out(List<Id>& l, F out) {
+    constexpr size_t HANDLE = List<Id>::HANDLE;
+    size_t k = l.size(), m = 0;
+    if (l.in_handle()) {   // (its own, in its handle: the rest written again there)
+        Id r[HANDLE];
+        for (size_t i = 0; i < k; ++i)
+            if (!out(l.h.at[i])) r[m++] = l.h.at[i];
+        l = List<Id>::of_n(r, m);
+        return;
+    }
+    List<Id>::Rep* p = l.h.p;
+    if (!p || k == 0) return;
+    if (p->rc == 1) {   // (its own header: the rest moved down in place)
+        for (size_t i = 0; i < k; ++i)
+            if (!out(p->d[i])) p->d[m++] = p->d[i];
+        if (m > HANDLE) {
+            if (!p->inline_()) p->v.resize(m);
+            p->n = (uint32_t)m;
+            p->h = 0;
+            l.h.k = (uint32_t)m;
+            return;
+        }
+        l = List<Id>::of_n(p->d, m);   // (made before the header is let go)
+        return;
+    }
+    Vec<Id> w;
+    w.reserve(k);
+    for (size_t i = 0; i < k; ++i)
+        if (!out(p->d[i])) w.push_back(p->d[i]);
+    l = List<Id>(std::move(w));
+}
+
 }  // namespace mk
