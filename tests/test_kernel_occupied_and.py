@@ -77,3 +77,18 @@ def test_a_seat_of_none_python_never_reads_leaves_the_move_to_python():
     for seed in range(3):
         assert play_both(fast, plain, 2, seed, 20) == 9
     assert fast.native_fallbacks > 0
+
+
+def test_only_the_right_side_s_tops_read_item_0_and_only_comparisons_join():
+    # (top(c) read where the cell may be empty, beside the joined test: as written, none
+    # there; a right side that is no comparison, a bool attribute: as written, branching)
+    rules = RULES.replace("function spare_of", "function bare(c: b, s: int): bool = "
+                          "(occupied(c) and top(c).seat == s) or top(c) == none\n"
+                          "function big(c: b): bool = occupied(c) and top(c).big\nfunction spare_of")
+    rules = rules.replace("(if stacked(x) then 1000 else 0)",
+                          "(if stacked(x) then 1000 else 0) + (if bare(x, 1) then 3 else 0) + (if big(x) then 7 else 0)")
+    source = kernel.Gen(program_of(rules, "occupied_and.meeple", False)).source()
+    bare = function_text(source, "bare")
+    assert bare.count("s.z.top_any(") == 1 and bare.count("s.z.top(") == 1 and " & " in bare
+    big = function_text(source, "big")
+    assert "top_any" not in big and "s.z.top(" in big and "&&" in big

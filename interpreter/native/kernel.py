@@ -736,7 +736,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
     def builtin(self, e, f, sc):
         """A built-in's call: its native form (interpreter/core/primitives.py)."""
         self.mark_order_free(e)   # (kernel_memo.py)
-        found = self.empty_of_filter(e, sc) if f == "empty" else None
+        found = self.empty_of_filter(e, sc) if f == "empty" else self.top_any_read(e, sc) if f == "top" else None
         if found is None and f in ("empty", "occupied"):   # (no list made: kernel_emptiness.py)
             found = self.emptiness(e, sc)
         try:

@@ -130,6 +130,10 @@ class Safe:
 class EarlyCounts:
     """Gen's counts compared with a number, stopped once decided (see the module)."""
 
+    # (occupied_and printing its right side: the name whose ``top`` reads as ``top_any``,
+    # and the reads printed so far)
+    top_any_of: tuple[str, list[str]] | None = None
+
     if TYPE_CHECKING:
         facts: Any
         cells: Any
@@ -180,7 +184,14 @@ class EarlyCounts:
         mispredictions a third fewer), while R reads a table and compares, its value
         dropped where the zone is empty. R counts no work and fails nowhere the ``and``
         would not but on a seat of none, where the kernel leaves the move to Python,
-        which gives the same answer. Else None."""
+        which gives the same answer. Else None.
+
+        Decided from the expression, never from the printed text: ``occupied(x)`` of a
+        name is printed as one parenthesised test (``(s.z.size(x) > 0)``, primitives.py)
+        and each R, a comparison, as one parenthesised call (``(eq(a, b))``,
+        ``Gen._BinOp``), so ``&`` joins them as they are; while R is printed, a
+        ``top(x)`` is printed as ``s.z.top_any(x)`` from the start (``top_any_read``), and
+        an R that reads no ``top(x)`` leaves the ``and`` as written."""
         rights = [e.right]   # (``occupied(c) and R1 and R2 ...``: each R so)
         left = e.left
         while left.node == "BinOp" and left.op == "and":
@@ -188,14 +199,26 @@ class EarlyCounts:
             left = left.left
         if not (left.node == "Call" and left.func == "occupied" and self.c.calls_builtin("occupied")
                 and len(left.args) == 1 and left.args[0].node == "Var"
-                and all(self._plain_on_top(r, left.args[0].name) for r in rights)):
+                and all(r.node == "BinOp" and self._plain_on_top(r, left.args[0].name) for r in rights)):
             return None
-        zone = self.expr(left.args[0], sc)
-        a, top = self.expr(left, sc, BOOL), f"s.z.top({zone})"
-        parts = [self.expr(r, sc, BOOL) for r in reversed(rights)]
-        if not a.startswith("(") or not all(b.startswith("(") for b in parts) or not any(top in b for b in parts):
+        a = self.expr(left, sc, BOOL)
+        reads: list[str] = []
+        self.top_any_of, outer = (left.args[0].name, reads), self.top_any_of
+        try:
+            parts = [self.expr(r, sc, BOOL) for r in reversed(rights)]
+        finally:
+            self.top_any_of = outer
+        return f"((bool)({a} & {' & '.join(parts)}))" if reads else None
+
+    def top_any_read(self, e, sc: dict) -> str | None:
+        """``top(x)`` while occupied_and prints its right side, ``x`` its cell's name: the
+        top item or item 0 where ``x`` holds none (``s.z.top_any``), noted as read. Else None."""
+        held = self.top_any_of
+        if held is None or len(e.args) != 1 or e.args[0].node != "Var" or e.args[0].name != held[0]:
             return None
-        return f"((bool)({a} & {' & '.join(b.replace(top, f's.z.top_any({zone})') for b in parts)}))"
+        read = f"s.z.top_any({self.expr(e.args[0], sc)})"
+        held[1].append(read)
+        return read
 
     def _plain_on_top(self, e, x: str) -> bool:
         """Whether ``e`` is made of names, literals, ``==``, ``!=``, seats of names and the
