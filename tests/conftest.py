@@ -53,6 +53,61 @@ def pytest_unconfigure(config):
 # everything. The install tests (a minute, and the package index) are slow as a whole.
 SLOW_FILES = {"test_install.py"}
 SLOW = {
+    "test_kernel_list_join.py": (
+        "test_the_work_counted_is_python_s_to_the_last_unit",
+    ),
+    "test_kernel_joined_texts.py": (
+        "test_the_work_counted_is_python_s_to_the_last_unit",
+    ),
+    "test_kernel_early_counts.py": (
+        "test_the_work_counted_is_python_s",
+    ),
+    "test_lang_verbs.py": (
+        "test_the_kernel_plays_verbs_demo_as_python_and_counts_the_same_work",
+    ),
+    "test_payoffs.py": (
+        "test_the_utility_is_what_the_declaration_proves",
+    ),
+    "test_aliases.py": (
+        "test_a_ruleset_with_aliases_is_played_by_its_kernel_and_typed_in_python",
+    ),
+    "test_kernel_cells.py": (
+        "test_the_work_counted_is_python_s_to_the_last_unit",
+    ),
+    "test_lang_verbs_when.py": (
+        "test_the_kernel_plays_the_verbs_offered_as_python",
+    ),
+    "test_kernel_ordered.py": (
+        "test_options_in_order_or_not_play_as_python",
+        "test_a_pure_part_of_a_list_s_elements_is_read_from_a_row_made_once",
+    ),
+    "test_kernel_components.py": (
+        "test_a_stone_that_joins_a_kept_group_reads_it_rather_than_walking_it_again",
+        "test_random_games_check_by_the_points_noted_as_the_reference_plays",
+    ),
+    "test_kernel_walk_views.py": (
+        "test_walks_passed_whole_give_python_s_games_and_work",
+    ),
+    "test_kernel_loops.py": (
+        "test_the_work_counted_is_python_s_to_the_last_unit",
+        "test_loops_in_place_give_python_s_games_and_work",
+    ),
+    "test_kernel_called_again.py": (
+        "test_a_value_kept_for_a_call_again_gives_python_s_games_and_work",
+    ),
+    "test_kernel_joined_lists.py": (
+        "test_their_games_are_python_s",
+        "test_the_work_counted_is_python_s_to_the_last_unit",
+    ),
+    "test_kernel_emptiness.py": (
+        "test_emptiness_counted_in_place_gives_python_s_games_and_work",
+    ),
+    "test_kernel_ray_walks.py": (
+        "test_walks_in_line_and_loops_written_out_give_python_s_games_and_work",
+    ),
+    "test_kernel_list_handle.py": (
+        "test_a_short_list_is_kept_in_its_handle_and_behaves_as_the_same_list_in_a_header",
+    ),
     "test_kernel_payoffs.py": (
         "test_a_kernel_ends_a_payoff_game_with_python_s_result",
     ),
@@ -204,6 +259,8 @@ SLOW = {
         "test_everything_a_doc_refers_to_is_in_the_repository",
     ),
     "test_evaluate.py": (
+        "test_a_budget_runs_out_walked_where_and_as_it_runs_out_compiled",
+        "test_an_argument_a_function_never_uses_is_evaluated_by_a_kernel",
         "test_the_walk_gives_every_value_budget_and_error_the_compiled_code_gives",
         "test_whole_games_walked_play_as_the_fast_engine_plays_them",
     ),

@@ -60,7 +60,8 @@ def test_kernel_playouts_are_the_reference_s_games_one_by_one(ruleset, players, 
 
 
 @needs_kernel
-@pytest.mark.parametrize("lanes", ["as the processor has them", "without AVX-512", "without AVX2"])
+@pytest.mark.parametrize("lanes", ["as the processor has them", pytest.param("without AVX-512", marks=pytest.mark.slow),
+                                   pytest.param("without AVX2", marks=pytest.mark.slow)])
 def test_many_kernel_games_are_the_reference_s_and_their_results_their_own(lanes, monkeypatch):
     # (games in several groups whose seats' generators the kernel seeds together, a
     # negative seed; games with equal results get results of their own.) Seeding in
