@@ -34,7 +34,11 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=2)
     args = ap.parse_args()
     cython_code._sealed = lambda *a: None   # (the kernel's symbols kept for callgrind)
-    program = interpreter.load(args.game, native=True).for_players(args.players)
+    try:
+        program = interpreter.load(args.game, native=True).for_players(args.players)
+    except (interpreter.MeepleError, FileNotFoundError, ValueError) as e:
+        # (a ruleset not found or not loaded, a player count it has not: said, no traceback)
+        sys.exit(str(e))
     if not program.kernel:
         sys.exit(f"no kernel plays {args.game} here")
     interpreter.playouts(program, 1)
