@@ -21,6 +21,7 @@ import typer.exceptions
 import typer.main
 import typer.models
 
+from ..dsl.settings import SettingError
 from . import foreign, jsonout
 from .codes import interrupted
 from .options import NO_COLOR_HELP, no_colour, set_colour
@@ -223,7 +224,8 @@ def _run_app():
 def main() -> None:
     """The ``meeple`` command (see cli/entry.py): the app, with Ctrl-C anywhere exiting
     130 and never a traceback (``play`` saves its record before), and click's usage
-    errors printed with the typed values escaped. Exit codes: 0, 1, 2, 130."""
+    errors printed with the typed values escaped, an environment variable set to a value it
+    does not take (dsl/settings.py) as usage errors too. Exit codes: 0, 1, 2, 130."""
     jsonout.reset()
     try:
         code = _run_app()
@@ -234,6 +236,10 @@ def main() -> None:
         else:  # pragma: no cover - every such error has show() today
             stream.write(f"error: {e.format_message()}\n")
         code = e.exit_code
+    except SettingError as e:   # an environment variable's value it does not take: usage
+        from .common import error
+        error(str(e), e.hint)
+        code = 2
     except typer.Abort as e:
         # click turns Ctrl-C (and the end of the input in its own prompts) into Abort
         if isinstance(e.__context__, KeyboardInterrupt):

@@ -316,9 +316,11 @@ class PlaySession(TypedMoves):
         """After ``seat``'s move: each other human seat's lines of what happened, written
         from that seat's view only (a secret choice as "has chosen in secret"); the
         mover has seen all there was up to its move: its lines start anew with the
-        messages its move caused. The chance results that fell (``fallen``) are told
+        messages its move caused. A move whose first message names its player and its
+        value ("Player 1: a2-a4", "Player 1 holds 13") is told by that message alone
+        (``views.move_told``). The chance results that fell (``fallen``) are told
         among the messages, where they fell, to the seats that may know them."""
-        from ..interpreter.play.views import view
+        from ..interpreter.play.views import move_told, view
         k = len(self.history) - 1
         tc = self.type_code(before)
         for s in self.humans:
@@ -335,7 +337,8 @@ class PlaySession(TypedMoves):
                 before_view = view(before, s)
                 seen = render.describe_move(before, m, tc, s, self.game, before_view=before_view)
                 self.history[k].seen[s] = seen[0]   # (an item it may not see: the verb alone)
-                self.since[s].append((k, False, render.move_line(Text(f"{self.pname(seat)}: "), *seen)))
+                if not move_told(before, m, self.game.state, s):   # (its message tells it)
+                    self.since[s].append((k, False, render.move_line(Text(f"{self.pname(seat)}: "), *seen)))
             self.last_cells[s] = told.marked(s, seat, m, before, before_view, v,
                                              self.last_mover.get(s),
                                              self.last_cells.get(s, frozenset()))

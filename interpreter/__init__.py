@@ -15,6 +15,7 @@ from ..dsl.budgets import Budgets, check as _check_budgets
 
 if TYPE_CHECKING:   # (imported when first used: see __getattr__)
     from ..dsl.errors import MeepleError
+    from ..dsl.settings import SettingError
     from .analysis.perft import divide, histories, perft
     from .analysis.playouts import playouts
     from .bots import PLAY_TIME, BotSpecError, bot_move, bot_seed, make_bot, parse_spec
@@ -40,13 +41,14 @@ _LAZY = {**dict.fromkeys(("divide", "histories", "perft"), ".analysis.perft"),
          **dict.fromkeys(("Decision", "IllegalMove", "Move", "NothingToUndo", "Outcome"),
                          ".play.runtime"),
          "StateError": ".play.state", "MeepleError": "..dsl.errors",
+         "SettingError": "..dsl.settings",
          "payoff_values": ".play.results"}
 
 __all__ = ["load", "compile_sources", "Program", "Game", "Move", "IllegalMove", "RuleError",
            "BudgetError", "MeepleError", "Ruleset", "StateError", "bot_seed", "Budgets",
            "perft", "divide", "histories", "playouts", "use_cache", "cache_info", "clear_cache", "make_bot", "bot_move",
            "PLAY_TIME", "compiled_engine", "parse_spec", "BotSpecError", "determinize", "determinize_past", "Outcome", "NothingToUndo", "Decision",
-           "native_status", "kernel_status", "NativeWarning", "payoff_values"]
+           "native_status", "kernel_status", "NativeWarning", "payoff_values", "SettingError"]
 
 
 def __getattr__(name: str):

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import os
 import random
+import subprocess
+import sys
 import typing
 from pathlib import Path
 from types import SimpleNamespace
@@ -31,7 +33,7 @@ from lockstep import kernel_plays_as_python, play_both, program_of
 from meeple.dsl import ast as ir
 from meeple.dsl.builtins import AGGREGATES, BUILTINS, CLOSURES, FORMS
 from meeple.dsl.errors import MeepleError
-from meeple.interpreter import Budgets, RuleError
+from meeple.interpreter import Budgets, RuleError, SettingError
 from meeple.interpreter.compiler import codegen
 from meeple.interpreter.core import evaluate
 from meeple.interpreter.core.primitives import PRIMITIVES
@@ -357,3 +359,35 @@ def test_an_argument_a_function_never_uses_is_evaluated_by_a_kernel(monkeypatch)
     kernel = program_of(BROKEN.replace("STATEMENT", statement), "broken.meeple", native=True)
     game = kernel.new_game(2, 1)
     assert game.over and game.state["vars"]["x"] == 4 and game.work_spent == work and kernel.native_fallbacks == 0
+
+
+@pytest.mark.parametrize("typo", ["tre", "Both", "1"])
+def test_a_mode_of_evaluation_that_is_none_is_an_error_naming_the_variable(monkeypatch, typo):
+    """MEEPLE_EVALUATE set to a value that is no mode is not read as "both": loading (from
+    the disk cache or afresh) and compiling a program raise SettingError, which names the
+    variable, the value and the values it takes."""
+    monkeypatch.setattr(evaluate, "MODE", typo)
+    for load in (lambda: interpreter.load("kalah"), lambda: interpreter.load("kalah", cache=False),
+                 lambda: program_of(WALKED, "walked.meeple", native=False)):
+        with pytest.raises(SettingError) as e:
+            load()
+        assert str(e.value) == f"the environment variable MEEPLE_EVALUATE is {typo!r}, not a value it takes"
+        assert e.value.name == "MEEPLE_EVALUATE" and e.value.value == typo
+        assert set(e.value.allowed) == {"", "tree", "both"} and isinstance(e.value, ValueError)
+        assert all(f"'{mode}'" in e.value.hint for mode in ("tree", "both")) and "unset" in e.value.hint
+
+
+def test_the_command_line_says_which_mode_of_evaluation_is_wrong_and_exits_2():
+    """As docs/cli.md shows it (Conventions, "Environment variables"): no traceback, no
+    game played."""
+    command = "MEEPLE_EVALUATE=tre meeple simulate kalah"
+    doc = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    shown = doc.split(f"$ {command}\n", 1)[1].split("```", 1)[0].rstrip("\n").splitlines()
+    run = subprocess.run([sys.executable, "-m", "meeple", *command.split()[2:]], cwd=ROOT, check=False,
+                         capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "MEEPLE_EVALUATE": "tre", "NO_COLOR": "1"})
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.splitlines() == shown == [
+        "error: the environment variable MEEPLE_EVALUATE is 'tre', not a value it takes",
+        "hint: MEEPLE_EVALUATE takes nothing (unset or empty: the compiled code), 'tree' (the tree walk), "
+        "'both' (both ways, compared)"]

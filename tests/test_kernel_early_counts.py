@@ -8,7 +8,7 @@ import random
 import re
 
 import pytest
-from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
+from kernel_support import function_text, kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
 from lockstep import kernel_playouts_as_python, kernel_plays_as_python, work_counted_as_python
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
@@ -64,9 +64,6 @@ def compiled(native: bool, budgets=None, rules: str = RULES):
         assert prog.use_native(report=False, kernel_only=True)
     return prog.for_players(2)
 
-
-def function_text(source: str, name: str) -> str:
-    return next(line for line in source.splitlines() if re.match(rf"static \w+ uF_{name}\(St& s, [^;]*\{{", line))
 
 
 def test_counts_compared_with_numbers_stop_where_nothing_they_skip_could_tell():

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
+from kernel_support import function_text, kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
 from lockstep import (
     kernel_playouts_as_python,
     kernel_plays_as_python,
@@ -61,9 +61,6 @@ score(p) = (total + seat(p) + size(said)) % 4
 def compiled(native: bool, budgets=None):
     return program_of(RULES, "joins.meeple", native, budgets)
 
-
-def function_text(source: str, name: str) -> str:
-    return next(line for line in source.splitlines() if re.match(rf"static \S+ uF_{name}\(St& s[^;]*\{{", line))
 
 
 def test_joins_whose_first_part_is_made_for_them_are_built_in_one_list_and_tables_read_in_place():

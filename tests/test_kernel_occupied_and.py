@@ -5,10 +5,8 @@ where the right side compares names, numbers, seats and the top's attributes; th
 values as Python's, which reads the right side only where the cell is occupied."""
 from __future__ import annotations
 
-import re
-
 import pytest
-from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
+from kernel_support import function_text, kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
 from lockstep import kernel_playouts_as_python, kernel_plays_as_python, play_both, program_of
 from meeple.interpreter.native import kernel
 
@@ -40,8 +38,16 @@ score(p) = count(c for c in cells(b) if mine(c, p)) + (if corner(seat(p)) then 5
 """
 
 
-def function_text(source: str, name: str) -> str:
-    return next(line for line in source.splitlines() if re.match(rf"static (inline )?\w+ uF_{name}\(St& s, [^;]*\{{", line))
+def test_function_text_is_the_line_defining_a_rule_function_however_the_kernel_types_it():
+    """(kernel_support.function_text, the one helper the kernel tests share)"""
+    lines = ["static I uF_mine(St& s, Id uA_c);", "static I uF_mine2(St& s, Id uA_c) { return 2; }",
+             "static I uF_mine(St& s, Id uA_c) { return 1; }", "static inline bool uF_corner(St& s, I uA_x) { return x; }",
+             "static List<I> uF_filled(St& s) { return {}; }",
+             "static inline __attribute__((always_inline)) List<Id> uF_line(St& s, Id uA_c) { return {c}; }"]
+    source = "\n".join(lines)
+    assert [function_text(source, n) for n in ("mine", "corner", "filled", "line")] == lines[2:]
+    with pytest.raises(StopIteration):
+        function_text(source, "min")
 
 
 def test_a_cell_tested_and_its_top_compared_take_no_branch():

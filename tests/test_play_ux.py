@@ -281,7 +281,8 @@ def test_the_other_seat_reads_the_dice_after_the_hand_over(pig, tmp_path):
     told = second.split("Since the game began")[1]
     rolls = re.findall(r"^  Player 1 rolled (\d)$", told, re.M)
     assert rolls[1:] == [str(d) for d in dice], told
-    assert re.search(r"  Player 1 rolled \d\nPlayer 1: hold \d+\n  Player 1 "
+    # (the hold, which Pig's message names with its player and value: told by it alone)
+    assert re.search(r"  Player 1 rolled \d\n  Player 1 "
                      r"holds \d+ and has \d+\n  Player 2 rolled \d", told), told
 
 
@@ -475,6 +476,68 @@ def test_a_roll_the_ruleset_tells_itself_is_not_told_twice(tmp_path):
     assert re.search(r"^  Player 2 throws \d$", told, re.M), told
     first = turns(r.output)["Player 1"][0].split("Since the game began\n")[1]
     assert re.match(r"  Player 1 throws \d\n", first) and "rolled" not in first.split("\n\n")[0], first
+
+
+def _since(screen: str) -> list[str]:
+    """The lines under a screen's "Since ..." heading."""
+    return re.split(r"\nSince (?:your last move|the game began)\n", screen)[1].split("\n\n")[0].splitlines()
+
+
+def test_a_move_the_ruleset_tells_itself_is_not_told_twice(tmp_path):
+    """Chess says every move ("Player 1: e2-e4"), Kalah too ("Player 1 sows a2"): what
+    a seat is told since its last move has each move once, in the ruleset's words, not
+    also as a move line ("Player 1: move e2-e4"; views.move_told)."""
+    r = run("play", "chess", "--no-color", "--layout", "full", "--record", tmp_path / "c.json",
+            input="e2e4\ne7e5\nd2d4\nquit\n")
+    seen = turns(r.output)
+    assert _since(seen["Player 2"][0]) == ["  Player 1: e2-e4"], r.output
+    assert _since(seen["Player 1"][1]) == ["  Player 1: e2-e4", "  Player 2: e7-e5"], r.output
+    assert _since(seen["Player 2"][1]) == ["  Player 2: e7-e5", "  Player 1: d2-d4"], r.output
+    r = run("play", "kalah", "--no-color", "--layout", "full", "--record", tmp_path / "k.json",
+            input="1\n" * 6 + "quit\n")
+    told = [line for screen in turns(r.output)["Player 2"] for line in _since(screen)]
+    assert any(re.fullmatch(r"  Player 1 sows a\d", line) for line in told), told
+    assert not [line for line in told if re.search(r"Player \d: sow", line)], told
+
+
+TOLD = """ruleset told
+players 2..2
+kind Card { value: int }
+zone deck: Card hidden
+zone hand: Card per player
+zone table: Card
+deck cards into deck { Card(value: v) for v in 1..4 }
+label Card "{value}"
+setup {
+  shuffle deck
+  deal 2 from deck to hand
+}
+turn {
+  choose c from items(hand(active)) as "play"
+  move c to table
+  log played "{active} plays {c}"
+  choose n from [1, 2] as "say"
+  log said "{active} says {n}"
+}
+end when turn_number() == 2
+"""
+
+
+def test_a_move_is_told_by_its_message_only_where_every_seat_reads_its_value(tmp_path):
+    """views.move_told: a number said in the move's first message with its player tells
+    the move; a card never does (a message may hide an item from a seat: leaving the
+    line out would tell that seat which card the message names)."""
+    ruleset = tmp_path / "told.meeple"
+    ruleset.write_text(TOLD, encoding="utf-8")
+    game = interpreter.load(ruleset, cache=False).new_game(2, seed=1)
+    told = []
+    for verb in ("play", "say"):
+        before = game.copy()
+        move = game.apply(next(m for m in game.legal_moves() if m.notation.startswith(verb)))
+        told.append([views.move_told(before, move, game.state, s) for s in (0, 1)])
+    assert told == [[False, False], [True, True]]
+    said = views.view(game, 1)["log"][-2:]   # (what the two messages read: card and number)
+    assert re.fullmatch(r"Player 1 plays [1-4]", said[0]) and said[1] == "Player 1 says 1", said
 
 
 def test_a_move_written_without_cells_is_marked_where_the_board_changed(tmp_path):

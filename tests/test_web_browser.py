@@ -481,11 +481,15 @@ def test_tokens_of_a_light_colour_are_drawn_dark_enough_to_read(browser, tmp_pat
     try:
         page, errors = _page(browser, server.links["seats"]["1"],
                              viewport={"width": 1000, "height": 900})
-        inks = page.eval_on_selector_all(
-            ".token:not(.hidden), .board text.tok",
-            "ns => ns.map(n => n.tagName === 'text' ? getComputedStyle(n).fill"
-            "                                       : getComputedStyle(n).borderTopColor)")
-        assert len(inks) > 20
+        playwright.expect(page.locator(".token:not(.hidden)").first).to_be_visible()
+        # found and read in one script: the page draws itself anew at each "state" event
+        # (the first comes just after the first drawing), and a node it has replaced has
+        # no computed style ('') — eval_on_selector_all finds the nodes and reads them in
+        # two round trips, between which the page may draw itself again
+        inks = page.evaluate(
+            "() => Array.from(document.querySelectorAll('.token:not(.hidden), .board text.tok'),"
+            "  n => n.tagName === 'text' ? getComputedStyle(n).fill : getComputedStyle(n).borderTopColor)")
+        assert len(inks) > 20 and all(c.startswith("rgb") for c in inks), inks
         worst = max(_luminance(c) for c in inks)
         assert (1.05) / (worst + 0.05) >= 3.0, inks
         assert errors == []

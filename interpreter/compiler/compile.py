@@ -121,7 +121,7 @@ class Program:
         # the straightforward code's expressions evaluated by the core's tree walk
         # (core/evaluate.py: "tree"), or both ways, compared ("both"): tests only; ``walk``
         # its Evaluator (which counts the evaluations compared and notes any difference)
-        self.walk_mode = evaluate.MODE
+        self.walk_mode = evaluate.mode()
         self.optimize = codegen.OPTIMIZE and not self.walk_mode
         self.walk = evaluate.Evaluator(self) if self.walk_mode else None
         self.exprc = ExprCompiler(c, self, prefix="PF_" if self.optimize else "F_")
@@ -841,6 +841,7 @@ class Ruleset:
     def __init__(self, checked: Checked, sources=None, warnings=(), budgets: budget.Budgets | None = None,
                  relations: dict[int, dict] | None = None):
         self.checked = c = checked
+        evaluate.mode()   # a MEEPLE_EVALUATE that is no mode: an error now, not at a first game
         self._relations = relations or {}   # per player count: tables an earlier compile made
         self.budgets = budget.check(budgets)
         self.name, self.title = c.name, c.title

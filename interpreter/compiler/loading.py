@@ -8,6 +8,7 @@ from ...dsl.budgets import Budgets, check as _check_budgets
 from ...dsl.check import check
 from ...dsl.errors import Diagnostic, Diagnostics, MeepleError
 from ...dsl.load import merge
+from ...dsl.settings import SettingError
 from .compile import Ruleset
 
 
@@ -22,6 +23,8 @@ def compile_sources(src, variants=(), locale: str | None = None,
         raise MeepleError(src.diagnostics, src.sources)
     try:
         return _compile(src, variants, locale, budgets)
+    except SettingError:   # the environment, not the ruleset (dsl/settings.py)
+        raise
     except (MeepleError, ValueError, TypeError) as e:
         if isinstance(e, MeepleError):
             if not e.sources:

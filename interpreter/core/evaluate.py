@@ -24,7 +24,8 @@ straightforward engine evaluates its expressions so (those of its procedures, it
 ending and scoring, its relations and consts: ``Program._walked``) where ``MODE`` (or
 the environment variable ``MEEPLE_EVALUATE``) says ``tree``; ``both`` evaluates each
 both ways and checks that value, budgets and error agree (``Evaluator.beside``). Off
-(``""``), as by default, the walk is not used."""
+(``""``), as by default, the walk is not used. Any other value is an error where a
+program is compiled (``mode``: a SettingError naming the variable and its values)."""
 from __future__ import annotations
 
 import operator
@@ -34,12 +35,21 @@ from types import SimpleNamespace
 
 from ...dsl.builtins import CLOSURES
 from ...dsl.check import walks_edges
+from ...dsl.settings import choice
 from ..play import helpers
 from ..play.failures import _describe
 from .primitives import PRIMITIVES, PyCall, PyOver, emit
 
-# "" the engines' compiled code; "tree" this walk; "both" both, compared (tests)
-MODE = os.environ.get("MEEPLE_EVALUATE", "")
+# the values of MEEPLE_EVALUATE (tests): the engines' compiled code, this walk, both compared
+VARIABLE = "MEEPLE_EVALUATE"
+MODES = {"": "the compiled code", "tree": "the tree walk", "both": "both ways, compared"}
+MODE = os.environ.get(VARIABLE, "")
+
+
+def mode() -> str:
+    """``MODE``, one of ``MODES``: another value raises SettingError (a typo is not
+    taken for one of them)."""
+    return choice(VARIABLE, MODE, MODES)
 
 _ARITH = {"+": operator.add, "-": operator.sub, "==": operator.eq, "!=": operator.ne,
           "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}

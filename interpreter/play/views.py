@@ -328,6 +328,27 @@ def _told_by_messages(program, run: list[Fallen], end: int | None, state: dict) 
     return not want - have
 
 
+def move_told(before: Game, move, state: dict, seat) -> bool:
+    """Whether the first message ``move`` made the game say (``before``: the game just
+    before it; ``state``: the game's after it) names, to ``seat``, its player and its
+    value ("Player 1: a2-a4" of a ruleset that says every move, "Player 1 holds 13 and has
+    13" of a hold of 13): a view that writes each move in a line of its own then leaves
+    that line out, not to tell the move twice (as ``chance_runs`` leaves out a roll its
+    message names). Only what every seat reads counts: never an item (a message may hide
+    it from a seat), a list of values, nor a choice the seat may not see."""
+    said = before.state.get("log_dropped", 0) + len(before.state["log"])
+    log, k = state.get("log", []), said - state.get("log_dropped", 0)
+    code = before.decision.type if before.decision is not None else ""
+    if not isinstance(move.value, int | str) or code == "item" or move.player is None \
+            or not 0 <= k < len(log) or choice_hidden(before, move.player, seat):
+        return False
+    want: Counter[tuple[str, object]] = Counter([("player", move.player), (code, move.value)])
+    have: Counter[tuple[str, object]] = Counter(
+        (t, v) for t, v in zip(before.program.logs[log[k][0]].types, log[k][1])
+        if t != "item" and isinstance(v, int | str))
+    return not want - have
+
+
 def chance_seen_at_start(program, players: int, seed: int) -> list[Fallen]:
     """``chance_seen`` for what fell as a new game of ``seed`` was set up (the dice of
     an opening roll), up to its first decision."""
