@@ -87,10 +87,9 @@ class EpochSteps:
         (``uK_name``, ``uC_name``: kernel_memo.py) may read: those their evaluations, and
         the functions they may call, read (core/pure.py)."""
         read: set[str] = set()
-        for key in self.kept_made:
-            name = key if isinstance(key, str) else key[1] if key[0] == "COMPONENT" else None
-            if name is not None:   # (not ``uD_name``: kept for good, it reads no variable)
-                read.update(ident(_FIELD[kind], v) for kind, v in self.facts.variables_read(name))
+        for key in self.kept_made:   # (a name, or a kind of keep and the name: ``uD_name``'s reads none)
+            name = key if isinstance(key, str) else key[1]
+            read.update(ident(_FIELD[kind], v) for kind, v in self.facts.variables_read(name))
         return read
 
     @cached_property
