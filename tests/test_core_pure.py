@@ -93,6 +93,22 @@ def test_what_each_function_reads_of_the_state():
         assert not f.reads_nothing(name), name
 
 
+def test_the_variables_each_function_may_read():
+    # (the kernel renews the epoch of its kept values after a step that sets one of
+    # those a kept function reads: native/kernel_epoch.py)
+    f = program().facts
+    g, p, i = "global", "player", "item"
+    told = {name: f.variables_read(name) for name in f.c.functions}
+    # a global by its name, through the functions called too; a loop's variable hides it
+    assert told["with_n"] == told["calls_n"] == told["hidden_not"] == {(g, "n")}
+    assert told["with_list"] == {(g, "xs")}
+    # a per-player variable by its call, an item's variable by its attribute
+    assert told["theirs"] == {(p, "score")} and told["hits"] == {(i, "hits")}
+    # no other function reads one: not a kind's attribute (seat), a zone, a cell's items,
+    # the active player, the turn, a constant, a loop's variable of a global's name
+    assert {name for name, read in told.items() if read} == {"with_n", "calls_n", "hidden_not", "with_list",
+                                                              "theirs", "hits"}
+
 # what a built-in's Python form reads of the runtime that changes as a game goes (its
 # zones, the items' faces, the turn; or the runtime itself, handed to a helper), not what
 # the game fixes (its number of players, its direction of play)

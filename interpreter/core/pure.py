@@ -22,7 +22,11 @@ may call (``Facts.reach``), reads only
   list), read by name: the engine keys the kept values by theirs too.
 
 A per-player variable, an item's variable, the active player, a zone's or a cell's
-items, where an item lies, the turn's number: each reads the state."""
+items, where an item lies, the turn's number: each reads the state.
+
+Which variables of the rules an evaluation may read (``variables_read``: global, per
+player, of items) is the same walk: the kernel renews the epoch of its kept values only
+after a step that sets one of those a kept function reads (native/kernel_epoch.py)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
@@ -63,6 +67,55 @@ class Pure:
         """Whether an evaluation of the rule function ``name`` reads nothing of the
         state, not even a global variable: its values are those of its arguments."""
         return self.state_reads(name) == frozenset()
+
+    def variables_read(self, name: str) -> frozenset[tuple[str, str]]:
+        """The variables of the rules an evaluation of the rule function ``name`` may
+        read, itself or through the functions it may call (``reach``): ``("global", v)``,
+        ``("player", v)`` (a per-player variable: by its name or its call) and ``("item",
+        v)`` (an item's variable: an attribute of an item of a kind that has it). Nothing
+        else reads a variable: no built-in, relation or zone does."""
+        known = self.__dict__.setdefault("_variables", {})
+        if name not in known:
+            out: set[tuple[str, str]] = set()
+            for f in self.reach(name):
+                out |= self._own_variables(f)
+            known[name] = frozenset(out)
+        return known[name]
+
+    def _own_variables(self, name: str) -> frozenset[tuple[str, str]]:
+        """The variables the body of ``name`` itself reads (see ``variables_read``)."""
+        own = self.__dict__.setdefault("_variables_own", {})
+        if name not in own:
+            fd = self.c.functions[name]
+            out: set[tuple[str, str]] = set()
+            self._variables_in(fd.body, {p.name for p in fd.params}, out)
+            own[name] = frozenset(out)
+        return own[name]
+
+    def _variables_in(self, e, local: set[str], out: set[tuple[str, str]]) -> None:
+        """Adds to ``out`` the variables ``e`` reads, ``local`` the names bound around it
+        (a loop's variable from its next clause on, hiding a variable of its name)."""
+        if e.node in ("Comprehension", "Aggregate"):
+            comp = e.comp if e.node == "Aggregate" else e
+            inner = set(local)
+            for cl in comp.clauses:
+                self._variables_in(cl.iter, inner, out)
+                inner.add(cl.var)
+            for x in (comp.cond, comp.elem):
+                if x is not None:
+                    self._variables_in(x, inner, out)
+            return
+        c = self.c
+        if e.node == "Var" and e.name not in local and e.name in c.vars:
+            out.add(("player" if c.vars[e.name].per_player else "global", e.name))
+        elif e.node == "Attr":
+            t = c.type_of(e.obj)
+            if t.tag == "item" and e.name in c.item_vars.get(t.arg, {}):
+                out.add(("item", e.name))
+        elif e.node == "Call" and self.call_kind(e) == "player_var":
+            out.add(("player", e.func))
+        for x in _kids(e):
+            self._variables_in(x, local, out)
 
     def _own_reads(self, name: str) -> frozenset[str] | None:
         """What the body of ``name`` itself reads (see ``state_reads``), its calls of

@@ -14,10 +14,11 @@ position on it: computed once a turn, not twice). Every other step renews the ep
 before: a move of an item, a face turned, the seat to act, a draw from the generator, a
 decision, the game's end, and a variable that a kept value reads or may read.
 
-Which variables a kept value reads is read from the C++ of the kept functions and of
-every function they call (``s.uG_x``, ``s.uP_x``, ``s.uI_x``): where one of them hands the
-state to anything but a rule function or a helper of the runtime that reads no variable
-(the budgets' counters, the zones), every variable counts as read. The same value is
+Which variables a kept value reads is a fact of the IR (core/pure.py,
+``variables_read``): those the kept rule function's body reads, and the bodies of every
+rule function it may call; the C++ of each is a version of one of those bodies, and the
+built-ins and the runtime's helpers they call read no variable of the rules (only the
+budgets' counters, the zones, the faces, the seats, a walk's marks). The same value is
 computed and the same work and calls counted either way (a keep's read counts again
 what its evaluation counted): only how often it is computed changes.
 
@@ -26,7 +27,6 @@ arguments at every turn: ``core/hoist.py``) is kept at its other calls too
 (``kept_anywhere``), so a value computed by a statement serves that later loop."""
 from __future__ import annotations
 
-import re
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -39,15 +39,8 @@ from .cxx_text import ident
 # them): the epoch stays
 _FRAMES_ONLY = (ops.Jump, ops.Branch, ops.ForInit, ops.ForStep, ops.WhileInit, ops.WhileTest,
                 ops.Return, ops.SetLocal, ops.Call)
-# a function of the module as written (its name, at the start of its text)
-_DEFINED = re.compile(r"^static [^(]*?\b(u[A-Z0-9]+_\w*)\(St& s\b")
-# the state handed to a callee, and a variable of the rules read
-_HANDED = re.compile(r"\b(\w+)\(s(?=[,)])")
-_VARIABLE = re.compile(r"\bs\.(u[GIP]_\w+)")
-# helpers that read of the state nothing but the budgets' counters, the zones, the faces,
-# the seats or a walk's marks (written only by steps that renew the epoch)
-_HELPERS = frozenset({"W", "range_work", "irange", "wcat", "scat", "scatn", "counted_again", "d_", "seen_", "RZ",
-                      "zin", "cell_of", "face_down", "sees", "bail"})
+# the C++ field of a variable of each kind (core/pure.py, ``variables_read``)
+_FIELD = {"global": "G", "player": "P", "item": "I"}
 
 
 class EpochSteps:
@@ -56,7 +49,6 @@ class EpochSteps:
     if TYPE_CHECKING:
         c: Any
         facts: Any
-        fns: list[str]
         kept_made: set
 
     # (the fields of the variables written by steps, each a macro: see step_defines)
@@ -84,33 +76,20 @@ class EpochSteps:
         """The macros of the steps (once every function of the module is written):
         ``STEP0`` counts a step; ``STEP_<field>``, the step after a variable set, renews
         the epoch too where a kept value may read that variable."""
-        read = self._read_by_keeps()
+        read = self.read_by_keeps()
         out = ["#define STEP0(s) do { if (++(s).steps > STEPS) bail(); } while (0)"]
         for field in sorted(self.__dict__.get("step_writes", ())):
-            out.append(f"#define STEP_{field}(s) {'STEP' if read is None or field in read else 'STEP0'}(s)")
+            out.append(f"#define STEP_{field}(s) {'STEP' if field in read else 'STEP0'}(s)")
         return out
 
-    def _read_by_keeps(self) -> set[str] | None:
-        """The variables (their fields) that the kept functions and those they call
-        read; None where one hands the state to something else."""
-        by_name = {}
-        for text in self.fns:
-            m = _DEFINED.match(text)
-            if m is not None:
-                by_name[m.group(1)] = text
-        todo = [n for n in by_name if n.startswith(("uK_", "uC_"))]
-        seen = set(todo)
+    def read_by_keeps(self) -> set[str]:
+        """The variables (their fields) that the values kept while the epoch stays
+        (``uK_name``, ``uC_name``: kernel_memo.py) may read: those their evaluations, and
+        the functions they may call, read (core/pure.py)."""
         read: set[str] = set()
-        while todo:
-            text = by_name[todo.pop()]
-            read.update(_VARIABLE.findall(text))
-            for callee in _HANDED.findall(text):
-                if callee in by_name:
-                    if callee not in seen:
-                        seen.add(callee)
-                        todo.append(callee)
-                elif callee not in _HELPERS:
-                    return None
+        for key in self.kept_made:   # (a name, or a kind of keep and the name: ``uD_name``'s reads none)
+            name = key if isinstance(key, str) else key[1]
+            read.update(ident(_FIELD[kind], v) for kind, v in self.facts.variables_read(name))
         return read
 
     @cached_property
