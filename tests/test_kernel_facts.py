@@ -332,6 +332,8 @@ function position(): list of int = [code(c) for c in cells(b)]
 function halves(): list of int = [half(c) + n(c) for c in cells(b)]
 function crowd(): list of int = [count(x for x in adj(c) if occupied(x)) for c in cells(b)]
 function watched(): list of int = [size(c) + ko for c in cells(b)]
+function pairs(c: b): list of b = [y for x in adj(c) for y in adj(x) if occupied(y)]
+function lonely(): list of int = [if empty(pairs(c)) then 1 else 0 for c in cells(b)]
 function group(c: b, k: int): list of b = connected(x for x in adj(c) if occupied(x) and top(x).seat == k)
 function spill(c: b): list of b = connected(x for x in adj(c) if occupied(x) and size(supply) > 0)
 function grudge(c: b): list of b = connected(x for x in adj(c) if occupied(x) and ko == 0)
@@ -341,7 +343,7 @@ function stocked(): list of int = [k + size(supply) for k in 1..4]
 turn {
   choose x from [c for c in cells(b) if empty(c)] as "mark"
   move first(m for m in items(supply)) to x
-  ko = ko + busy() + n(x) + with_ko(x) + seats(x) + half(x) + size(position()) + size(halves()) + size(crowd())
+  ko = ko + busy() + n(x) + with_ko(x) + seats(x) + half(x) + size(position()) + size(halves()) + size(crowd()) + size(lonely())
     + size(watched()) + size(group(x, 1)) + size(spill(x)) + size(grudge(x)) + sum(tripled()) + sum(stocked())
     + count(m for m in items(x) if placed(m)) + (if named(x) == "r1c1" then 1 else 0) + (if mine(x, 1) or pile(x) then 1 else 0)
 }
@@ -380,8 +382,11 @@ def test_each_decision_reads_what_the_printer_noted(monkeypatch):
             continue
         assert _text_recorded(body.replace("RZ.s.z.", "s.z.").replace("RZ.", "s.z."))[0] == out
     # lists kept one element per cell: each element its own cell's items alone
-    kept_cells = {f: gen.elementwise(fns[f].body, {}) for f in ("position", "halves", "crowd", "watched")}
+    kept_cells = {f: gen.elementwise(fns[f].body, {}) for f in ("position", "halves", "crowd", "watched", "lonely")}
     assert {f for f, v in kept_cells.items() if v is not None} == {"position", "halves"}
+    # (lonely's element tests pairs(c) in place, kernel_emptiness.py: its reads its own)
+    assert any("s.z.size(" in gen.text_of(r) and "uF_pairs" not in gen.text_of(r) for r, var, _d, got in gen.own_cells
+               if var == "xE_" and not got)
     # components rechecked by their cells: COND reads its cell's items alone
     rechecked = {f: gen.component_recheck(f) for f in ("group", "spill", "grudge")}
     assert {f for f, v in rechecked.items() if v is not None} == {"group"}
