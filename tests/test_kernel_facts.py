@@ -100,16 +100,20 @@ _RZ_READ = re.compile(r"\bRZ\.(?:s\.z\.)?(?:size|top|top_any|bottom|items|topn)\
 def test_facts_agree_with_the_printed_text(name, monkeypatch):
     statics = fields = 0
     bodies: list = []
+    kept: list = []
 
     def recorded(body, reads):   # (each body a lasting keep was asked for, as recorded wrote it)
         out = real(body, reads)
-        bodies.append(out)
+        bodies.append((body, out))
         return out
     real = kernel_lasting.recorded
     monkeypatch.setattr(kernel_lasting, "recorded", recorded)
+    seen: dict = {"lasting": set(), "cells": set(), "conds": set(), "rows": set()}
     for where, prog in _programs(name):
-        gen = _Seen(prog)
+        gen = _Noted(prog)
         source = gen.source()
+        _check_reads(gen, bodies[len(kept):], where, seen)
+        kept.extend(bodies[len(kept):])
         statics += _check_static(gen, where)
         c, layout = gen.c, gen.layout
         for var, v in c.vars.items():
@@ -122,14 +126,17 @@ def test_facts_agree_with_the_printed_text(name, monkeypatch):
             fields += 1
         for f, (_k, _local, t) in gen.field_names.items():
             assert gen.fields[f] == plain(gen.ct(t), t) == gen.ct(t), (where, f)
-    for body in bodies:
+    for _body, body in bodies:
         if body is not None:
             assert isinstance(body, kernel_lasting.Recorded)
             # (each read printed counted once: a text printed once may be written twice)
             assert 0 < body.zones <= len(_RZ_READ.findall(body)) if "RZ." in body else body.zones == 0, body
     assert fields > 0
-    if name == "go":
-        assert any(b is not None and b.zones for b in bodies)   # (its groups: read through RZ)
+    if name == "go":   # (its groups read through RZ, its position kept cell by cell, its walks rechecked)
+        assert any(b is not None and b.zones for _t, b in bodies)
+        assert seen["lasting"] == seen["conds"] == {True} and seen["cells"] == {True, False}
+    if name == "brotherhood-of-nine":   # (its kept functions read more than zones)
+        assert seen["lasting"] == {False}
     if name in ("chess", "brotherhood-of-nine", "clans-and-glory", "go"):
         assert statics > 0   # (each reads a board's cells or a relation's row so)
 
@@ -272,42 +279,25 @@ class _Noted(_Seen):
         return got
 
 
-@pytest.mark.parametrize("name", BUNDLED)
-def test_what_the_printer_noted_decides_as_the_text_did(name, monkeypatch):
-    bodies: list = []
-
-    def recorded(body, reads):
-        out = real(body, reads)
-        bodies.append((body, out))
-        return out
-    real = kernel_lasting.recorded
-    monkeypatch.setattr(kernel_lasting, "recorded", recorded)
-    seen = {"lasting": set(), "cells": set(), "conds": set(), "rows": set()}
-    for where, prog in _programs(name):
-        gen = _Noted(prog)
-        gen.source()
-        for body, out in bodies:
-            # (the text as the zones' own reads print it: the old test read that)
-            text = _text_recorded(body.replace("RZ.s.z.", "s.z.").replace("RZ.", "s.z."))
-            assert (text is None) == (out is None), (where, body)
-            if out is not None:   # (a text printed once may be written twice: a walk's condition)
-                assert text[0] == out and 0 < out.zones <= text[1] if text[1] else out.zones == 0, (where, body)
-            seen["lasting"].add(out is not None)
-        bodies.clear()
-        for reads, var, depth, got in gen.own_cells:
-            assert _text_own_cell(gen, gen.text_of(reads), var, depth) == got, (where, gen.text_of(reads))
-            seen["cells"].add(got)
-        for cond, var, got in gen.conds:
-            assert _text_own_zone_only(cond, var) == got, (where, cond)
-            seen["conds"].add(got)
-        for reads, depth, got in gen.rows:
-            assert _text_reads_nothing(gen, gen.text_of(reads), depth) == got, (where, gen.text_of(reads))
-            seen["rows"].add(got)
-    if name == "go":   # (its groups last, its position is kept cell by cell, its walks rechecked)
-        assert seen["lasting"] == seen["conds"] == {True} and seen["cells"] == {True, False}
-    if name == "brotherhood-of-nine":   # (its kept functions read more than zones)
-        assert seen["lasting"] == {False}
-
+def _check_reads(gen, bodies: list, where: str, seen: dict) -> None:
+    """Each decision read from what the printer noted (``gen``: a ``_Noted``; ``bodies``:
+    each lasting body recorded, with what ``recorded`` gave) as the text tests decided."""
+    for body, out in bodies:
+        # (the text as the zones' own reads print it: the old test read that)
+        text = _text_recorded(body.replace("RZ.s.z.", "s.z.").replace("RZ.", "s.z."))
+        assert (text is None) == (out is None), (where, body)
+        if out is not None:   # (a text printed once may be written twice: a walk's condition)
+            assert text[0] == out and 0 < out.zones <= text[1] if text[1] else out.zones == 0, (where, body)
+        seen["lasting"].add(out is not None)
+    for reads, var, depth, got in gen.own_cells:
+        assert _text_own_cell(gen, gen.text_of(reads), var, depth) == got, (where, gen.text_of(reads))
+        seen["cells"].add(got)
+    for cond, var, got in gen.conds:
+        assert _text_own_zone_only(cond, var) == got, (where, cond)
+        seen["conds"].add(got)
+    for reads, depth, got in gen.rows:
+        assert _text_reads_nothing(gen, gen.text_of(reads), depth) == got, (where, gen.text_of(reads))
+        seen["rows"].add(got)
 
 # a ruleset of functions each asked of each decision: what they read decides it
 READS_RULES = """ruleset reads
@@ -377,10 +367,6 @@ def test_each_decision_reads_what_the_printer_noted(monkeypatch):
     # (the right of && unnoted whatever its form: here not parenthesised, where the text
     # test left it noted; the same zones listed either way, a zone noted again unread)
     assert kept["pile"] == "((RZ.size(uA_c) > 0) && lt(((I)1LL), RZ.s.z.size(uA_c)))"
-    for body, out in bodies:
-        if out is None or out is kept["pile"]:
-            continue
-        assert _text_recorded(body.replace("RZ.s.z.", "s.z.").replace("RZ.", "s.z."))[0] == out
     # lists kept one element per cell: each element its own cell's items alone
     kept_cells = {f: gen.elementwise(fns[f].body, {}) for f in ("position", "halves", "crowd", "watched", "lonely")}
     assert {f for f, v in kept_cells.items() if v is not None} == {"position", "halves"}
@@ -393,11 +379,7 @@ def test_each_decision_reads_what_the_printer_noted(monkeypatch):
     # parts of an element tabled by rows: they read nothing of the state
     rows = {f: gen.tabled_rows(fns[f].body, {}) for f in ("tripled", "stocked")}
     assert {f for f, v in rows.items() if v is not None} == {"tripled"}
-    # each decided as the text said
-    assert {d for *_, d in gen.own_cells} == {d for *_, d in gen.conds} == {d for *_, d in gen.rows} == {True, False}
-    for reads, var, depth, got in gen.own_cells:
-        assert _text_own_cell(gen, gen.text_of(reads), var, depth) == got
-    for cond, var, got in gen.conds:
-        assert _text_own_zone_only(cond, var) == got
-    for reads, depth, got in gen.rows:
-        assert _text_reads_nothing(gen, gen.text_of(reads), depth) == got
+    # each decided as the text said (pile aside, above), each both ways
+    seen: dict = {"lasting": set(), "cells": set(), "conds": set(), "rows": set()}
+    _check_reads(gen, [(body, out) for body, out in bodies if out is not kept["pile"]], "reads", seen)
+    assert all(v == {True, False} for v in seen.values()), seen
