@@ -13,9 +13,11 @@ its entry of the language reference); tests/test_builtins.py checks that both ta
 the same built-ins and that every engine implements each one.
 
 A form is a text with the arguments' texts as ``{0}``, ``{1}`` (in C++, ``{i0}``: the
-argument as an int; in Python, a table of the runtime R read as ``{R.zones}``), or a
-function of the call (``PyCall``, ``CxxCall``) for what a text
-cannot say; ``by_arity`` and ``by_list`` choose among forms. A native form raises
+argument as an int, ``{S}``: the state given to a helper that reads it; in Python, a
+table of the runtime R read as ``{R.zones}``), or a function of the call (``PyCall``,
+``CxxCall``) for what a text cannot say (in C++, a read of a zone's items is
+``CxxCall.zone``'s: the kernel notes what a form reads of the state where it writes it,
+native/kernel_reads.py); ``by_arity`` and ``by_list`` choose among forms. A native form raises
 ``NotNative`` where the kernel does not cover a use (``KERNEL_GAPS`` lists them, and the
 program then runs in Python, saying why: see kernel.py)."""
 from __future__ import annotations
