@@ -134,15 +134,6 @@ def test_go_rechecks_its_groups_and_liberties_by_their_points():
     assert gen.component_recheck("region") is not None
 
 
-def test_a_condition_reading_another_zone_is_not_rechecked():
-    own = kernel_components.own_zone_only
-    assert own("((s.z.size(x) > 0) && (eq(T0[nn(s.z.top(x))], uA_k)))", "x")
-    assert not own("(s.z.size(x) > 0) && (s.z.size(uA_c) == 0)", "x")   # (another zone)
-    assert not own("(s.z.size(x) > 0) && !eq(x, s.uG_ko)", "x")          # (a variable)
-    assert not own("uF_is(s, x, uA_k)", "x")                            # (a call given the state)
-    assert not own("s.z.loc[x] == 3", "x")
-
-
 def test_kept_liberties_are_found_by_the_first_point_of_their_group():
     # each group's liberties in the entry of its first point (no two groups held at
     # once share one, as they could share a slot of a table by the list's hash), a list

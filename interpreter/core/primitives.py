@@ -13,9 +13,11 @@ its entry of the language reference); tests/test_builtins.py checks that both ta
 the same built-ins and that every engine implements each one.
 
 A form is a text with the arguments' texts as ``{0}``, ``{1}`` (in C++, ``{i0}``: the
-argument as an int; in Python, a table of the runtime R read as ``{R.zones}``), or a
-function of the call (``PyCall``, ``CxxCall``) for what a text
-cannot say; ``by_arity`` and ``by_list`` choose among forms. A native form raises
+argument as an int, ``{S}``: the state given to a helper that reads it; in Python, a
+table of the runtime R read as ``{R.zones}``), or a function of the call (``PyCall``,
+``CxxCall``) for what a text cannot say (in C++, a read of a zone's items is
+``CxxCall.zone``'s: the kernel notes what a form reads of the state where it writes it,
+native/kernel_reads.py); ``by_arity`` and ``by_list`` choose among forms. A native form raises
 ``NotNative`` where the kernel does not cover a use (``KERNEL_GAPS`` lists them, and the
 program then runs in Python, saying why: see kernel.py)."""
 from __future__ import annotations
@@ -107,12 +109,24 @@ class CxxCall:
         return bool(self.e.args) and self.ty(0).tag == "list"
 
     def fill(self, text: str) -> str:
+        """``text`` with its arguments' C++ (``{0}``, ``{i0}``: as an int) and the state
+        (``{S}``: given to a helper that reads more of it than the zones' items, noted
+        where the writer asks, native/kernel_reads.py)."""
         fields = {}
         for _, name, _, _ in Formatter().parse(text):
-            if name is not None and name not in fields:
+            if name == "S":
+                fields[name] = self.gen.state(self.sc)
+            elif name is not None and name not in fields:
                 fields[name] = self.arg(int(name.lstrip("i")), _INT if name.startswith("i") else None)
         return text.format(*(fields.get(str(i), "") for i in range(len(self.e.args))),
-                           **{k: v for k, v in fields.items() if k.startswith("i")})
+                           **{k: v for k, v in fields.items() if not k.isdigit()})
+
+    def zone(self, op: str, more: str = "") -> str:
+        """The read ``op`` of the zone or cell of the first argument (``more``: a text of
+        the arguments after it, ``, `` first), written and noted by the kernel's writer
+        (native/kernel_reads.py: through the zones' recorder where a keep asks)."""
+        zone = self.arg()
+        return self.gen.zone_read(self.sc, op, zone, self.fill(more) if more else "")
 
 
 class PyOver:
@@ -285,6 +299,15 @@ def _py_sort(call: PyCall) -> str:
     return f"sorted({a0}, key={name})"
 
 
+def _zone(op: str, more: str = "", test: str = "") -> Callable:
+    """The native form of a read ``op`` of a zone's items (``more``: the arguments after
+    the zone's, ``test``: a comparison the read is put in, parenthesised)."""
+    def form(call: CxxCall) -> str:
+        read = call.zone(op, more)
+        return f"({read}{test})" if test else read
+    return form
+
+
 def _cxx_cells(call: CxxCall) -> str:
     board = call.ty(0).arg
     return call.gen.tables.id_list(("BOARD", board), call.gen.p.boards[board])
@@ -294,7 +317,7 @@ def _cxx_cell_of(call: CxxCall) -> str:
     gen, board = call.gen, call.ty(1).arg
     on = set(gen.p.boards[board])
     inside = gen.tables.value_table(("ONBOARD", board), [z in on for z in range(gen.nz)], T("bool"))
-    return f"cell_of(s, {call.arg()}, {inside})"
+    return f"cell_of({call.gen.state(call.sc)}, {call.arg()}, {inside})"
 
 
 def _cxx_end(f: str) -> Callable:
@@ -329,7 +352,7 @@ def _cxx_edge(call: CxxCall) -> str:
 def _cxx_across(call: CxxCall) -> str:
     cells, edges = call.gen.tables.edges(call.ty(0).arg)
     closed = f", {call.arg(2, call.ty(2))}" if len(call.e.args) == 3 else ""
-    return f"across(s, {cells}, {edges}, {call.arg(1)}{closed})"
+    return f"across({call.gen.state(call.sc)}, {cells}, {edges}, {call.arg(1)}{closed})"
 
 
 def _py_across(call: PyCall) -> str:
@@ -422,21 +445,21 @@ def _extreme(less: str, f: str) -> dict:
 # ------------------------------------------------------------------ the table
 PRIMITIVES: dict[str, Primitive] = {
     "top": Primitive(by_arity(lambda call: call.zone_top(TOP), "_topn({R.zones}[{0}], {1})"),
-                     by_arity("s.z.top({0})", "s.z.topn({0}, nn({i1}))"), calls=(False, True), reads_r=True),
-    "bottom": Primitive("_bottom({R.zones}[{0}])", "s.z.bottom({0})", calls=True, reads_r=True),
-    "items": Primitive("list({R.zones}[{0}])", "s.z.items({0})", calls=True, reads_r=True),
-    "size": Primitive(by_list("len({0})", "len({R.zones}[{0}])"), by_list("((I)({0}).size())", "s.z.size({0})"), calls=True, reads_r="place"),
-    "len": Primitive(by_list("len({0})", "len({R.zones}[{0}])"), by_list("((I)({0}).size())", "s.z.size({0})"), calls=True, reads_r="place"),
-    "empty": Primitive(by_list("(not {0})", lambda call: call.zone_top(EMPTY)), by_list("({0}).empty()", "(s.z.size({0}) == 0)"), calls=False, reads_r="place"),
-    "occupied": Primitive(_py_occupied, by_list("(!({0}).empty())", "(s.z.size({0}) > 0)"), calls=False, reads_r="place"),
+                     by_arity(_zone("top"), _zone("topn", ", nn({i1})")), calls=(False, True), reads_r=True),
+    "bottom": Primitive("_bottom({R.zones}[{0}])", _zone("bottom"), calls=True, reads_r=True),
+    "items": Primitive("list({R.zones}[{0}])", _zone("items"), calls=True, reads_r=True),
+    "size": Primitive(by_list("len({0})", "len({R.zones}[{0}])"), by_list("((I)({0}).size())", _zone("size")), calls=True, reads_r="place"),
+    "len": Primitive(by_list("len({0})", "len({R.zones}[{0}])"), by_list("((I)({0}).size())", _zone("size")), calls=True, reads_r="place"),
+    "empty": Primitive(by_list("(not {0})", lambda call: call.zone_top(EMPTY)), by_list("({0}).empty()", _zone("size", test=" == 0")), calls=False, reads_r="place"),
+    "occupied": Primitive(_py_occupied, by_list("(!({0}).empty())", _zone("size", test=" > 0")), calls=False, reads_r="place"),
     "cells": Primitive(lambda call: call.cg.table_name(f"BOARD_{call.ty(0).arg}"), _cxx_cells, calls=False),
     "cell_of": Primitive(lambda call: f"_cell_of(R, {call.a[0]}, BOARDSET_{call.ty(1).arg})", _cxx_cell_of, calls=True, reads_r=True, gives_r=True),
     # an edges board's tables (compile.py: _edge_tables); across reads the edges' items
     "edge": Primitive(lambda call: f"EDGE_{call.ty(0).arg}.get(({call.a[1]}, {call.a[2]}))", _cxx_edge, calls=True),
     "across": Primitive(_py_across, _cxx_across, calls=True, reads_r=True, gives_r=True),
-    "face_down": Primitive("({R.facing}[{0}] >= 0)", "face_down(s, {0})", calls=False, reads_r=True),
+    "face_down": Primitive("({R.facing}[{0}] >= 0)", "face_down({S}, {0})", calls=False, reads_r=True),
     # (Runtime.sees_item; the C++ sees(...) is the same rule)
-    "knows": Primitive("_knows(R, {0}, {1})", "sees(s, nn({1}), nn({0}))", calls=True, reads_r=True, gives_r=True),
+    "knows": Primitive("_knows(R, {0}, {1})", "sees({S}, nn({1}), nn({0}))", calls=True, reads_r=True, gives_r=True),
     "abs": Primitive("abs({0})", "iabs({i0})", span=_abs_span, calls=True),
     "min": Primitive(by_arity("_min({0})", "min({0}, {1})"), by_arity("lmin({0})", "imin({i0}, {i1})"),
                      over="_min([{el} {loops}])", cxx_over=_over_list("lmin"), span=_two(min),
@@ -467,5 +490,5 @@ PRIMITIVES: dict[str, Primitive] = {
     "previous_player": Primitive("(({0} - R.dir) % R.n_players)", "((Id)pmod(nn({0}) - DIR))", calls=False, reads_r=True),
     "seat": Primitive("({0} + 1)", "((I)nn({0}) + 1)", span=lambda spans, n: (1, n), calls=False),
     "owner": Primitive("ZONE_OWNER[{0}]", _cxx_owner, calls=False),
-    "turn_number": Primitive("R.turn", "((I)s.turn)", calls=False, reads_r=True),
+    "turn_number": Primitive("R.turn", "((I){S}.turn)", calls=False, reads_r=True),
 }

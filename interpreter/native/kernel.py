@@ -60,6 +60,7 @@ from .kernel_layout import LOOP_INDEX, Layout, plain
 from .kernel_memo import MemoCalls
 from .kernel_module import ModuleWriter
 from .kernel_ordered import ascending_options, reserve_size
+from .kernel_reads import StateReads, counters, state, zone_read
 from .kernel_rows import SHORT_INLINE, TabledRows, short_loops
 from .kernel_tables import Tables
 from .kernel_text_parts import TextParts
@@ -75,7 +76,7 @@ _PLAIN_MAX = (1 << 62) - 1
 
 
 class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists, KnownLoops,
-          EmptyLists, WalkViews, TabledRows):
+          EmptyLists, WalkViews, TabledRows, StateReads):
     """Writes the C++ of one program (``source()``)."""
 
     def __init__(self, prog):
@@ -234,13 +235,13 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
             return code
         c = self.c
         if n == "active" and not c.declares(n):   # (a declaration hides the built-in)
-            return "s.active"
+            return f"{state(sc)}.active"
         if n == "players" and not c.declares(n):
             return self.tables.id_list(("PLAYERS",), list(range(self.n)))
         if n in c.vars:
             if c.vars[n].per_player:
                 raise Unsupported(f"per-player variable '{n}' without a player")
-            return f"s.{ident('G', n)}"
+            return f"{state(sc)}.{ident('G', n)}"
         if n in c.enum_of_value:
             return f"((Id){c.enums[c.enum_of_value[n]].index(n)})"
         if n in c.enums:
@@ -280,7 +281,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         obj = self.expr(e.obj, sc)
         if t.tag == "item":
             if e.name in self.c.item_vars.get(t.arg, {}):
-                return self.layout.ivar(e.name, f"nn({obj})")
+                return self.layout.ivar(e.name, f"nn({obj})", state(sc))
             at = self.ty(e)
             # (the same attribute may have another type in another kind: only the items of
             # kinds whose attribute has this type are in the table)
@@ -356,7 +357,8 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
             joined = self.occupied_and(e, sc) if op == "and" else None
             if joined is not None:   # (no branch on the cell: kernel_early.py)
                 return joined
-            a, b = self.expr(e.left, sc, BOOL), self.expr(e.right, sc, BOOL)
+            a = self.expr(e.left, sc, BOOL)   # (a zone its left reads, noted: kernel_reads.py)
+            b = self.expr(e.right, self.noted_right(e.left, sc) if op == "and" else sc, BOOL)
             return f"({a} {'&&' if op == 'and' else '||'} {b})"
         early = self.early_count(e, sc) if op in ("==", "!=", "<", "<=", ">", ">=") else None
         if early is not None:   # (a count stopped once the comparison is decided)
@@ -382,19 +384,19 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         if op in ("in", "not in"):
             neg = "!" if op == "not in" else ""
             if rt.tag in ("zone", "cell"):
-                return f"({neg}zin(s, {self.expr(e.left, sc)}, {self.expr(e.right, sc)}))"
+                return f"({neg}zin({state(sc)}, {self.expr(e.left, sc)}, {self.expr(e.right, sc)}))"
             if rt.tag != "list":
                 raise Unsupported(f"'in' a {rt}")
             el = rt.arg if not has_none(rt.arg) else lt
             return f"({neg}contains({self.expr(e.right, sc, T('list', el))}, {self.expr(e.left, sc, el)}))"
         if op == "..":
-            return f"irange(s, {self.expr(e.left, sc, INT)}, {self.expr(e.right, sc, INT)})"
+            return f"irange({counters(sc)}, {self.expr(e.left, sc, INT)}, {self.expr(e.right, sc, INT)})"
         t = self.ty(e)
         if op == "+" and t.tag == "list":
             joined = self.joined_lists(e, sc, t)   # (built in one list: kernel_joins.py)
             if joined is not None:
                 return joined
-            return f"wcat(s, {self.expr(e.left, sc, t)}, {self.expr(e.right, sc, t)})"
+            return f"wcat({counters(sc)}, {self.expr(e.left, sc, t)}, {self.expr(e.right, sc, t)})"
         if op == "+" and t.tag == "str":
             return self._texts_joined(e, sc, t)
         return self._arith(e, self.expr(e.left, sc, INT), self.expr(e.right, sc, INT))
@@ -417,7 +419,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
             e = e.left
             parts.append(e.right)
         parts.append(e.left)
-        return f"scatn(s, {', '.join(self._text_part(x, sc, t) for x in reversed(parts))})"
+        return f"scatn({state(sc)}, {', '.join(self._text_part(x, sc, t) for x in reversed(parts))})"
 
     def _arith(self, e, a: str, b: str) -> str:
         """``a op b`` of two ints (their texts)."""
@@ -485,7 +487,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
                 a, b = self.expr(it.left, inner, INT), self.expr(it.right, inner, INT)
                 lo, hi = self.fresh("lo"), self.fresh("hi")
                 inside = clause(i + 1, deeper, cond)
-                return (f"{{ I {lo} = {a}, {hi} = {b}; range_work(s, {lo}, {hi}); "
+                return (f"{{ I {lo} = {a}, {hi} = {b}; range_work({counters(inner)}, {lo}, {hi}); "
                         f"{sized(f'{hi} >= {lo} ? {hi} - {lo} + 1 : 0')}"
                         f"for (I {var} = {lo}; {var} <= {hi}; ++{var}) {{ {inside} }} }}")
             if compact is None and (reserve is None or i > 0):   # (a short list known: kernel_unroll.py)
@@ -504,7 +506,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
                 inside = clause(i + 1, deeper, cond)
                 return self._until_loop(it, inner, (var, el), inside, reserve if i == 0 else None)
             xs = self.fresh("xs")
-            work = "" if self.facts.counted(it) else f"W(s, {xs}.size()); "
+            work = "" if self.facts.counted(it) else f"W({counters(inner)}, {xs}.size()); "
             if reserve is not None and i == 0:
                 # (one loop: its size bounds the vector's; more: a first guess, which spares
                 # the vector's growing from one element, twice its size where a later loop
@@ -566,9 +568,10 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         if it.node == "Call" and it.func == "items" and len(it.args) == 1 and self.c.calls_builtin("items") \
                 and self.ty(it.args[0]).tag != "list":
             zone = self.fresh("zone")
-            more = f"{reserve}.reserve((size_t)s.z.size({zone})); " if reserve is not None else ""
-            return (f"{{ const Id {zone} = {self.expr(it.args[0], inner)}; W(s, s.z.size({zone})); {more}"
-                    f"for (Id {var} = s.z.bottom({zone}); {var} >= 0; {var} = s.z.nxt[{var}]) {{ {inside()} }} }}")
+            more = f"{reserve}.reserve((size_t){zone_read(inner, 'size', zone)}); " if reserve is not None else ""
+            return (f"{{ const Id {zone} = {self.expr(it.args[0], inner)}; W({counters(inner)}, {zone_read(inner, 'size', zone)}); "
+                    f"{more}for (Id {var} = {zone_read(inner, 'bottom', zone)}; {var} >= 0; {var} = {state(inner)}.z.nxt[{var}]) "
+                    f"{{ {inside()} }} }}")
         return None
 
     def _until_loop(self, it, sc: dict, var_el: tuple[str, str], inside: str, reserve: str | None) -> str:
@@ -589,7 +592,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         more = f"{reserve}.reserve({xs}.size()); " if reserve is not None else ""
         return (f"{{ const {self.ct(t)}{ref} {xs} = {self.expr(cl.iter, sc, t)}; {more}I {n} = 0; "
                 f"for (const {el}& {var} : {xs}) {{ ++{n}; {{ {inside} }} if ({cond}) break; }} "
-                f"W(s, 2 * {n}); }}")
+                f"W({counters(sc)}, 2 * {n}); }}")
 
     def _named_either(self, e, sc: dict, t: T) -> str | None:
         """``(if c then xs else ys)``, both a table's lists (a relation's, a board's cells)
@@ -676,7 +679,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         it = self.ty(cl.iter)
         xs = self.fresh("xs")
         return (f"([&]() -> List<Id> {{ const {self.ct(it)}& {xs} = {self.expr(cl.iter, sc, it)}; "
-                f"W(s, {xs}.size()); return List<Id>({walk[0]}); }}())")
+                f"W({counters(sc)}, {xs}.size()); return List<Id>({walk[0]}); }}())")
 
     def _Aggregate(self, e, sc):
         """An aggregate over a comprehension: its native form (interpreter/core/primitives.py)."""
@@ -709,7 +712,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
             return Static(f"{lists}[nn({self.expr(e.args[0], sc)})]")   # (a row of the table: an lvalue)
         if kind == "zone":
             return f"((Id)({self.ns[f'Z_{f}']} + nn({self.expr(e.args[0], sc)})))"
-        return f"s.{ident('P', f)}[nn({self.expr(e.args[0], sc)})]"   # a per-player variable
+        return f"{state(sc)}.{ident('P', f)}[nn({self.expr(e.args[0], sc)})]"   # a per-player variable
 
     def param_type(self, p) -> T:
         return self.typeref(p.type)

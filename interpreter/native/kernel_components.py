@@ -10,8 +10,8 @@ no stone of the group), though the group is the same. Walking it again costs a l
 the zones noted and an entry for each of its cells.
 
 The walk reads each zone through COND alone, and COND reads no zone but its cell's
-(checked on its C++ here, else nothing of this applies): its value for a cell is that
-of the cell's items and the other arguments, the same in the entry. So where every
+(as the printer noted printing it, kernel_reads.py; else nothing of this applies): its
+value for a cell is that of the cell's items and the other arguments, the same in the entry. So where every
 zone noted whose stamp changed gives COND the value the walk had for it (true for a
 cell found, false for any other), the walk would go the same way now: the same cells in
 the same order, the same work counted (COND counts none and calls no rule function:
@@ -30,25 +30,20 @@ the kept liberties of the group, a list made cell by cell from the group's cells
 carried on for the cells added at its end (``filter_extend``)."""
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 from ...dsl import ast as ir
 from ...dsl.types import T
 from .cxx_text import ident
-from .kernel_lasting import (  # (_STATE: anything of the state but the zones)
-    _STATE,
-    args_params,
-    stamp_zones,
-    told,
-)
+from .kernel_lasting import args_params, stamp_zones, told
+from .kernel_reads import Reads, reading
 from .kernel_types import BOOL
 from .kernel_walks import CELL_ID
 
 # the zones an entry of a walk notes as changed since it was checked (``touches``)
 TOUCHED = 7
-# a read of a zone's items, and what follows its opening parenthesis
-_ZONE_READ = re.compile(r"\bs\.z\.(\w+)\(")
+# what COND may read of its cell's zone (kernel_reads.py)
+_OWN_READS = ("size", "top", "top_any", "bottom", "items")
 
 
 class ComponentChecks:
@@ -343,11 +338,14 @@ once, as it is checked: see the module's docstring). False where a cell's COND
     def _own_cond(self, name: str, cond_e, var_name: str, var: str, el: T) -> str | None:
         """COND (``cond_e``) of the rule function ``name`` compiled, its cell
         ``var_name`` (of type ``el``) named ``var``: None where it reads anything of the
-        state but that cell's zone (``own_zone_only``)."""
+        state but the items of that cell's zone (``size``, ``top``, ``top_any``,
+        ``bottom``, ``items`` of it: no other use of the state, no count, no call), as
+        the printer noted what it printed (kernel_reads.py)."""
         sc = {p.name: (ident("A", p.name), self.param_type(p)) for p in self.c.functions[name].params}
         sc[var_name] = (var, el)
-        cond = self.expr(cond_e, sc, BOOL)
-        return cond if own_zone_only(cond, var) else None
+        reads = Reads()
+        cond = self.expr(cond_e, reading(sc, reads), BOOL)
+        return cond if reads.only_zones(_OWN_READS, var, counted=False) else None
 
     def _recheck(self, tag: str, name: str, cond_e, var_name: str, el: T, const: str,
                  body, extra: str = "") -> str | None:
@@ -399,16 +397,3 @@ def _filter(body, params: set[str], row):
         return None
     return body
 
-
-def own_zone_only(cond: str, var: str) -> bool:
-    """Whether the C++ ``cond`` reads nothing of the state but the items of the zone
-    ``var`` (each read of ``s.z`` given ``var`` alone, no other use of the state), and
-    holds no text (which this does not look into)."""
-    if '"' in cond:
-        return False
-    uses = 0
-    for m in _ZONE_READ.finditer(cond):
-        if m.group(1) not in ("size", "top", "top_any", "bottom", "items") or not cond.startswith(f"{var})", m.end()):
-            return False
-        uses += 1
-    return len(_STATE.findall(cond)) == uses

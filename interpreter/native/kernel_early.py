@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...dsl import ast as ir
 from ...dsl.types import T
+from .kernel_reads import counters, zone_read
 from .kernel_types import BOOL, Unsupported
 
 # the comparison of a count with k as "count within [a, b]", or not (count >= 0)
@@ -147,6 +148,7 @@ class EarlyCounts:
         def unify(self, a: T, b: T) -> T: ...
         def _compared(self, e, sc, u: T) -> str: ...
         def _named(self, e, sc: dict) -> bool: ...
+        def noted_right(self, left, sc: dict) -> dict: ...
         def loops(self, comp, sc: dict, body, reserve: str | None = None, whole: bool = False,
                   count: str | None = None, compact: tuple | None = None, truth: bool = False,
                   size=None) -> str: ...
@@ -205,7 +207,9 @@ class EarlyCounts:
         reads: list[str] = []
         self.top_any_of, outer = (left.args[0].name, reads), self.top_any_of
         try:
-            parts = [self.expr(r, sc, BOOL) for r in reversed(rights)]
+            # (the first R read after the left's test: a zone it noted is not noted again)
+            parts = [self.expr(r, self.noted_right(left, sc) if k == 0 else sc, BOOL)
+                     for k, r in enumerate(reversed(rights))]
         finally:
             self.top_any_of = outer
         return f"((bool)({a} & {' & '.join(parts)}))" if reads else None
@@ -216,7 +220,7 @@ class EarlyCounts:
         held = self.top_any_of
         if held is None or len(e.args) != 1 or e.args[0].node != "Var" or e.args[0].name != held[0]:
             return None
-        read = f"s.z.top_any({self.expr(e.args[0], sc)})"
+        read = zone_read(sc, "top_any", self.expr(e.args[0], sc))
         held[1].append(read)
         return read
 
@@ -293,11 +297,11 @@ class EarlyCounts:
             return None
         xs = self.fresh("xs")
         ref = "&" if self._named(it, sc) else ""
-        work = "" if self.facts.counted(it) else f"W(s, {xs}.size()); "
+        work = "" if self.facts.counted(it) else f"W({counters(sc)}, {xs}.size()); "
         x = f"[&]() -> {self.ct(u)} {{ return {self._compared(other, sc, u)}; }}"
         return (f"([&]() -> I {{ const {self.ct(t)}{ref} {xs} = {self.expr(it, sc, t)}; {work}"
                 f"if ({xs}.empty()) return 0; "
-                f"return count_eq({xs}, counted_again(s, (I){xs}.size() - 1, {x})); }}())")
+                f"return count_eq({xs}, counted_again({counters(sc)}, (I){xs}.size() - 1, {x})); }}())")
 
 
 def total_over_cell(gen, cond, var: str) -> bool:

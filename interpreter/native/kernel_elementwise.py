@@ -4,8 +4,9 @@ generator's state; ``Gen._Comprehension`` asks them first).
 A list made from a board's cells, ``[E(c) for c in cells(b)]`` with no condition
 (go's whole-board ``position()``, made at every move for the superko), where ``E``
 reads no name of the rule around it but ``c`` and nothing of the state but the items
-of the zone ``c`` itself (its compiled C++ reads ``s.z``'s ``size``, ``top``,
-``bottom``, ``items`` or ``topn`` of ``c`` alone, static tables, and calls rule
+of the zone ``c`` itself (its compiled C++ reads, as the printer notes it, kernel_reads.py,
+``s.z``'s ``size``, ``top``, ``bottom``, ``items`` or ``topn`` of ``c`` alone, static
+tables, and calls rule
 functions of ``c`` alone that do the same, or rule functions that read nothing of the
 state), changes where a move changes the cells, and only there: a stone played changes
 one number of go's 81 (where an element reads an item's variable, such as a chess
@@ -35,20 +36,17 @@ An evaluation stopped midway (a budget, ``mk::Bail``) leaves the keep to be made
 at the next call."""
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 from ...dsl import ast as ir
 from .cxx_text import ident
-
-# (the state given to a helper that reads nothing of it but the budgets' counters, and
-# each mention of the state: as kernel_lasting.py reads them)
-from .kernel_lasting import _GIVEN, _STATE, stamp_zones, told
+from .kernel_lasting import stamp_zones, told
+from .kernel_reads import Reads, reading, state
 from .kernel_types import IDS
 
 _DEPTH = 8   # rule functions called inside an element, looked through at most
-# what an element may read of its own cell's zone (as the printers write it)
-_ZONE_READ = r"\bs\.z\.(?:size|top|bottom|items|topn)\({v}[,)]"
+# what an element may read of its own cell's zone (kernel_reads.py)
+_OWN_READS = ("size", "top", "bottom", "items", "topn")
 # element types kept by value (C++ scalars)
 _SCALARS = ("int", "bool", "enum", "cell", "player", "item", "zone")
 
@@ -88,7 +86,7 @@ class ElementwiseKeeps:
             made[id(e)] = (None, e)   # (the node held: its id is no other's meanwhile)
             made[id(e)] = (self._from_comprehension(len(made), e, sc), e)
         fn = made[id(e)][0]
-        return f"{fn}(s)" if fn else None
+        return f"{fn}({state(sc)})" if fn else None
 
     def _from_comprehension(self, n: int, comp, sc: dict) -> str | None:
         """``uE_$listN``: the keep of the comprehension ``comp``, or None."""
@@ -102,8 +100,9 @@ class ElementwiseKeeps:
             return None
         el = self.ct(t.arg)
         x = "xE_"   # (a name no printer gives: the element's cell)
-        elem = self.expr(comp.elem, {cl.var: (x, self.ty(cl.iter).arg)}, t.arg)
-        if not self._own_cell(elem, x, 0):
+        reads = Reads()   # (what it reads, noted as it is printed: kernel_reads.py)
+        elem = self.expr(comp.elem, reading({cl.var: (x, self.ty(cl.iter).arg)}, reads), t.arg)
+        if not self._own_cell(reads, x, 0):
             return None
         stamp_zones(self)   # (the zones carry stamps: kernel_lasting.py)
         lt = self.ct(t)
@@ -166,33 +165,27 @@ class ElementwiseKeeps:
             f"e.isd[i_] = 1; e.dirty.push_back((uint32_t)i_); }}"),
             lambda t: told(self, t))
 
-    def _own_cell(self, code: str, var: str | None, depth: int) -> bool:
-        """Whether the C++ ``code`` reads nothing of the state but the items of the zone
-        ``var`` (a C++ name; None: nothing at all), directly or through rule functions
-        given ``var`` alone that read nothing else of theirs, or through rule functions
-        that read nothing of the state; a text is not looked into."""
-        if '"' in code or depth > _DEPTH:
+    def _own_cell(self, reads: Reads, var: str | None, depth: int) -> bool:
+        """Whether C++ whose reads of the state the printer noted in ``reads`` reads
+        nothing of the state but the items of the zone ``var`` (a C++ name; None: nothing
+        at all) and the budgets' counters, directly or through rule functions given
+        ``var`` alone that read nothing else of theirs, or through rule functions that
+        read nothing of the state."""
+        if depth > _DEPTH or reads.other or not all(op in _OWN_READS and z == var for op, z in reads.zones):
             return False
-        out = code if var is None else re.sub(_ZONE_READ.format(v=re.escape(var)),
-                                              lambda m: "ZONE_" + m.group(0)[-1], code)
+        called = {g for g, _args in reads.calls}
         for g, fd in self.c.functions.items():
-            f = ident("F", g)
-            if f"{f}(s, " not in out and f"{f}(s)" not in out:
+            if g not in called:
                 continue
             if g in self.recursive or g in self.counting:
                 return False
             sc = {p.name: (ident("A", p.name), self.param_type(p)) for p in fd.params}
-            inner = self.expr(fd.body, sc, self.typeref(fd.result))
+            inner = Reads()
+            self.expr(fd.body, reading(sc, inner), self.typeref(fd.result))
             if self._own_cell(inner, None, depth + 1):   # (it reads nothing of the state)
-                out = out.replace(f"{f}(s, ", f"{f}(").replace(f"{f}(s)", f"{f}()")
                 continue
-            call = f"{f}(s, {var})"
             if var is None or len(fd.params) != 1 or not self._own_cell(inner, sc[fd.params[0].name][0], depth + 1):
                 return False
-            out = out.replace(call, "ZONE_)")
-            if f"{f}(s" in out:
-                return False
-        for m in _STATE.finditer(out):
-            if _GIVEN.search(out[max(0, m.start() - 20):m.start()]) is None or out[m.end():m.end() + 1] not in ",)":
+            if any(args != (var,) for h, args in reads.calls if h == g):
                 return False
         return True

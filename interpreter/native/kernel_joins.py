@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .kernel_reads import counters
+
 
 def _parts(e, is_list) -> list:
     """The parts of ``a + b + c ...`` (the left operands of + all the way down): a part
@@ -56,7 +58,7 @@ class JoinedLists:
         written = sum(len(p.items) for p in parts if p.node == "ListLit")
         if written:   # (the elements written out expected with the loops' lists)
             code[0] = f"{out}.reserve({written}); {code[0]}"
-        joins = "".join(f"{c} W(s, (I){out}.size());" for c in code[1:])
+        joins = "".join(f"{c} W({counters(sc)}, (I){out}.size());" for c in code[1:])
         return f"([&]() -> {self.ct(t)} {{ Build<{el}> {out}; {code[0]}{joins} return {out}.list(); }}())"
 
     def _compact_then_written(self, first, written: list, sc: dict, t, el: str) -> str | None:
@@ -71,7 +73,7 @@ class JoinedLists:
         body = self.loops(first, sc, None, reserve=out,
                           compact=(n, lambda inner: self.expr(first.elem, inner, t.arg)))
         rest = "".join(" ".join(f"{out}.put({self.expr(x, sc, t.arg)});" for x in p.items)
-                       + f" W(s, (I){out}.n); " for p in written)
+                       + f" W({counters(sc)}, (I){out}.n); " for p in written)
         room = sum(len(p.items) for p in written)
         return (f"([&]() __attribute__((always_inline)) -> {self.ct(t)} {{ Grow<{el}> {out}; "
                 f"{out}.extra = {room}; size_t {n} = 0; {body} {out}.resize({n}); {rest}"

@@ -30,17 +30,10 @@ compared or exported: a state loaded or started anew has fresh ones), the keeps 
 static tables of the module."""
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 from .cxx_text import ident
-
-# what a kept value may read of the zones, as the printers write it, and its stand-in
-_READS = re.compile(r"\bs\.z\.(size|top|top_any|bottom|items|topn)\(")
-# the state given to a helper that reads nothing of it but the budgets' counters (W,
-# range_work, irange, wcat, wappend, scat, counted_again) or a walk's marks (Seen)
-_GIVEN = re.compile(r"(?:\bW|\brange_work|\birange|\bwcat|\bwappend|\bscat|\bcounted_again|\bSeen seen_)\($")
-_STATE = re.compile(r"(?<![\w.])s(?![\w])")
+from .kernel_reads import Reads, reading
 
 # the C++ shared by the lasting keeps (after the state's struct)
 HELPERS = (
@@ -144,7 +137,8 @@ class LastingKeeps:
         rt = self.typeref(fd.result)
         params = [(p.name, self.param_type(p)) for p in fd.params]
         sc = {n: (ident("A", n), t) for n, t in params}
-        body = recorded(self.expr(fd.body, sc, rt))
+        reads = Reads("RZ")   # (each zone's read printed through RZ, kernel_reads.py)
+        body = recorded(self.expr(fd.body, reading(sc, reads), rt), reads)
         if body is None:
             return None
         if not body.zones:   # (it reads nothing of the state: its value lasts as it is)
@@ -169,8 +163,9 @@ class LastingKeeps:
 
 class Recorded(str):
     """A function's body as ``recorded`` wrote it, with ``zones``: the reads of a zone's
-    items it made go through ``RZ``, counted as they were written (0: the body reads
-    nothing of the state), never searched for in the text it gives."""
+    items it made go through ``RZ``, counted as the printer printed them (each once,
+    though its text may be written twice: a walk's condition; 0: the body reads nothing
+    of the state), never searched for in the text it gives."""
 
     zones: int
 
@@ -183,38 +178,15 @@ class Recorded(str):
         return Recorded, (str(self), self.zones)
 
 
-def recorded(body: str) -> Recorded | None:
-    """The C++ of a function's body with each read of a zone's items made through ``RZ``
-    (which notes the zone), or None where it reads anything else of the state (or holds
-    a text, which this does not look into)."""
-    if '"' in body:
+def recorded(body: str, reads: Reads) -> Recorded | None:
+    """The C++ of a function's body printed with each read of a zone's items made through
+    ``RZ`` (which notes the zone: ``reads``, what the printer noted as it printed it,
+    kernel_reads.py), or None where it reads anything else of the state (the budgets'
+    counters aside) or calls a function. A zone's read on the right of an ``&&`` whose
+    left tests a read of that zone alone (``(RZ.size(x) > 0) && (eq(T0[nn(RZ.s.z.top(x))],
+    k))``, go's stones) is printed without noting it (``Gen.noted_right``): the left,
+    always evaluated first, noted it (a zone noted again in an evaluation is written past
+    the list's end, unread)."""
+    if not reads.only_zones():
         return None
-    out, zones = _READS.subn(lambda m: f"RZ.{m.group(1)}(", body)
-    for m in _STATE.finditer(out):
-        if _GIVEN.search(out[max(0, m.start() - 20):m.start()]) is None or out[m.end():m.end() + 1] not in ",)":
-            return None
-    return Recorded(noted_once(out), zones)
-
-
-# a test of a zone's read alone, the left of an ``&&`` (``(RZ.size(x) > 0) && (...)``)
-_TESTED = re.compile(r"\(RZ\.(?:size|top|bottom)\((\w+)\) (?:>|<|==|!=|>=|<=) \w+\) &&? \(")
-
-
-def noted_once(body: str) -> str:
-    """``body`` with the reads of a zone on the right of an ``&&`` whose left is a test
-    of a read of that zone alone (``(RZ.size(x) > 0) && (eq(T0[nn(RZ.top(x))], k))``,
-    go's stones) made without noting it: the left, always evaluated first, noted it
-    (a zone noted again in an evaluation is written past the list's end, unread)."""
-    out, at = [], 0
-    for m in _TESTED.finditer(body):
-        if m.start() < at:
-            continue
-        end, depth = m.end(), 1
-        while end < len(body) and depth:
-            depth += {"(": 1, ")": -1}.get(body[end], 0)
-            end += 1
-        right = re.sub(rf"\bRZ\.(size|top|top_any|bottom|items|topn)\({m.group(1)}\)",
-                       rf"RZ.s.z.\1({m.group(1)})", body[m.end():end])
-        out.append(body[at:m.end()] + right)
-        at = end
-    return "".join(out) + body[at:]
+    return Recorded(body, len(reads.zones))

@@ -109,10 +109,10 @@ class Layout:
         ids = [it.id for it in g.p.items if it.kind in kinds]
         return None if 2 * len(ids) > g.ni else ids
 
-    def ivar(self, name: str, item: str) -> str:
+    def ivar(self, name: str, item: str, st: str = "s") -> str:
         """The C++ of item ``item``'s variable ``name`` (an item of a kind that has it:
-        another stops the kernel, ``islot``)."""
-        field = f"s.{ident('I', name)}"
+        another stops the kernel, ``islot``), ``st`` the state's."""
+        field = f"{st}.{ident('I', name)}"
         ids = self.item_slots(name)
         if ids is None:
             return f"{field}[{item}]"

@@ -28,6 +28,7 @@ from .kernel_components import TOUCHED, ComponentChecks
 from .kernel_early import total_over_cell
 from .kernel_elementwise import _SCALARS, ElementwiseKeeps
 from .kernel_lasting import LastingKeeps, args_params
+from .kernel_reads import called, carried, counters, state
 from .kernel_types import has_none
 
 _WRAPPERS = 8   # functions whose value is another's, looked through at most
@@ -146,19 +147,21 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         view = self.walk_view_call(e, sc)   # (a walk passed whole: kernel_walk_views.py)
         if view is not None:
             return view
-        args = "".join(", " + self.expr(a, sc, self.param_type(p)) for p, a in zip(fd.params, e.args))
+        given = tuple(self.expr(a, sc, self.param_type(p)) for p, a in zip(fd.params, e.args))
+        args = "".join(", " + a for a in given)
         if self.pure_recursive(f):   # (its values kept by its arguments for good)
-            return f"{self.deep_call(f)}(s{args})"
+            return f"{self.deep_call(f)}({state(sc)}{args})"
         if id(e) in self.any_order and self.kept(f):
             if self.facts.component(f) is not None:
-                return f"{self.component_call(f)}(s{args})"
+                return f"{self.component_call(f)}({state(sc)}{args})"
             if self.finds_component(f):
-                return f"{self.function(f, any_order=True)}(s{args})"
+                return f"{self.function(f, any_order=True)}({state(sc)}{args})"
         if self.kept_here(e):
             # (a function called over and over while the state stays the same, or in a
             # loop with the same arguments at every turn, core/hoist.py: computed once
             # per state, kernel_epoch.py, and kept at its other calls too)
-            return f"{self.kept_call(f)}(s{args})"
+            return f"{self.kept_call(f)}({state(sc)}{args})"
+        called(sc, f, given)   # (what it reads: its own, kernel_reads.py)
         return f"{self.function(f)}(s{args})"
 
     def kept_here(self, e) -> bool:
@@ -196,7 +199,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         var, el, t = var_el_t
         n = self.fresh("n")
         binds, scope = self._bound_params(fd, it.args, sc)
-        work = "" if self.facts.counted(it) else f"W(s, {n}); "
+        work = "" if self.facts.counted(it) else f"W({counters(sc)}, {n}); "
         if el in ("Id", "I"):   # (numbers or ids: pushed on the stack, then walked)
             out, d, k = self.fresh("out"), self.fresh("d"), self.fresh("k")
             loops = self.loops(body, scope, lambda inner: f"{out}.push_back({self.expr(body.elem, inner, t.arg)});",
@@ -234,7 +237,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         """A function's body compiled in the place of its call (``fused_loop``,
         ``empty_of_filter``): the C++ that binds each parameter to its argument, once,
         and the scope of the body (each parameter by its name)."""
-        binds, scope = [], {}
+        binds, scope = [], carried(sc)   # (written in place: what it reads is the call's)
         for p, a in zip(fd.params, args):
             pt = self.param_type(p)
             name = self.fresh(p.name)

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from ...dsl import ast as ir
 from ..core.primitives import short_ranges
 from .cxx_text import ident
-from .kernel_lasting import _STATE
+from .kernel_reads import Reads, counters, reading, state
 from .kernel_types import INT, Unsupported
 
 _DEPTH = 8         # rule functions called inside P, looked through at most
@@ -94,7 +94,7 @@ class TabledRows:
         elem = elem.replace(here, f"{r}[{k} - ({lo}LL)]")
         given = "".join(f", {sc[n][0]}" for n, _t in locals_)
         return (f"([&]() -> {self.ct(t)} {{ Build<{el}> {out}; {{ I {a} = ((I){lo}LL), {b} = ((I){hi}LL); "
-                f"range_work(s, {a}, {b}); {out}.reserve({hi - lo + 1}); const I* {r} = {row}(s{given}); "
+                f"range_work({counters(sc)}, {a}, {b}); {out}.reserve({hi - lo + 1}); const I* {r} = {row}({state(sc)}{given}); "
                 f"for (I {k} = {a}; {k} <= {b}; ++{k}) {{ {out}.push_back({elem}); }} }} return {out}.list(); }}())")
 
     def _pure_parts(self, elem, var: str, sc: dict):
@@ -131,8 +131,9 @@ class TabledRows:
         for i, (x, lt) in enumerate(locals_):
             sc[x] = (f"a{i}_", lt)
         try:   # (a part the kernel writes only in its own place: none tabled)
-            code = self.expr(part, sc, INT)
-            if not self._reads_nothing(code, 0):
+            reads = Reads()   # (what it reads, noted as it is printed: kernel_reads.py)
+            code = self.expr(part, reading(sc, reads), INT)
+            if not self._reads_nothing(reads, 0):
                 return None
         except Unsupported:
             return None
@@ -156,23 +157,24 @@ class TabledRows:
             f"return {key}[r_]; }}")
         return fn
 
-    def _reads_nothing(self, code: str, depth: int) -> bool:
-        """Whether the C++ ``code`` reads nothing of the state and counts no work or
-        calls, directly or through the rule functions it calls."""
-        if '"' in code or depth > _DEPTH:
+    def _reads_nothing(self, reads: Reads, depth: int) -> bool:
+        """Whether C++ whose reads of the state the printer noted in ``reads`` reads
+        nothing of the state and counts no work or calls, directly or through the rule
+        functions it calls."""
+        if depth > _DEPTH or reads.other or reads.counted or reads.zones:
             return False
+        called = {g for g, _args in reads.calls}
         for g, fd in self.c.functions.items():
-            f = ident("F", g)
-            if f"{f}(s, " not in code and f"{f}(s)" not in code:
+            if g not in called:
                 continue
             if g in self.recursive or g in self.counting:
                 return False
+            inner = Reads()
             sc = {p.name: (ident("A", p.name), self.param_type(p)) for p in fd.params}
-            if not self._reads_nothing(self.expr(fd.body, sc, self.typeref(fd.result)), depth + 1):
+            self.expr(fd.body, reading(sc, inner), self.typeref(fd.result))
+            if not self._reads_nothing(inner, depth + 1):
                 return False
-            code = code.replace(f"{f}(s, ", f"{f}(").replace(f"{f}(s)", f"{f}()")
-        return _STATE.search(code) is None
-
+        return True
 
 def _stride(sizes: list[int], i: int) -> int:
     n = 1

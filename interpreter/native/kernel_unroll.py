@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .kernel_reads import counters
+
 UNROLL_MAX = 8     # elements of a list written out one by one at most
 _DEPTH = 8         # functions looked through for the value, one within another
 _BIG = 1 << 62
@@ -65,7 +67,7 @@ class KnownLoops:
             return None
         xs = self.fresh("xs")
         head = f"{{ const {self.ct(t)}& {xs} = {self.expr(it, sc, t)}; "
-        head += ("" if work_counted else f"W(s, {xs}.size()); ") + sized(str(len(vals)))
+        head += ("" if work_counted else f"W({counters(sc)}, {xs}.size()); ") + sized(str(len(vals)))
         known = self._known()
         turns = []
         for k, v in enumerate(vals):

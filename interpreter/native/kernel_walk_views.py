@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...dsl import ast as ir
 from .cxx_text import ident
+from .kernel_reads import counters, state
 from .kernel_types import BOOL, INT
 
 ENDS = ("size", "empty", "first", "last")   # (built-ins that read a list's size and ends)
@@ -87,7 +88,7 @@ class WalkViews:
             if self.param_type(p).tag == "list" and self.walk_until(a) is not None and self.reads_ends(f, p.name):
                 args = "".join(", " + (self.walk_value(x, sc) if i == k else self.expr(x, sc, self.param_type(q)))
                                for i, (q, x) in enumerate(zip(fd.params, e.args)))
-                return f"{self._reader(f, k)}(s{args})"
+                return f"{self._reader(f, k)}({state(sc)}{args})"
         return None
 
     def walk_value(self, e, sc: dict) -> str:
@@ -96,7 +97,7 @@ class WalkViews:
             self.mark_order_free(e)
             params = self.c.functions[e.func].params
             args = "".join(", " + self.expr(a, sc, self.param_type(p)) for p, a in zip(params, e.args))
-            return f"{self._walker(e.func)}(s{args})"
+            return f"{self._walker(e.func)}({state(sc)}{args})"
         return self.until_walk(e, sc)
 
     def until_walk(self, e, sc: dict) -> str:
@@ -109,7 +110,7 @@ class WalkViews:
         inner = dict(sc)
         inner[cl.var] = (var, t.arg)
         cond = self.expr(e.comp.cond, inner, BOOL)
-        walk = (f"size_t {n} = 0; for (const {el}& {var} : {xs}) {{ ++{n}; if ({cond}) break; }} W(s, {n}); "
+        walk = (f"size_t {n} = 0; for (const {el}& {var} : {xs}) {{ ++{n}; if ({cond}) break; }} W({counters(sc)}, {n}); "
                 f"{w}.n = {n}; return {w}; }}())")
         head = f"([&]() __attribute__((always_inline)) -> Walk<{el}> {{ Walk<{el}> {w}; "
         spans = self._ray_spans(cl.iter) if cl.iter.node == "Ray" else None
@@ -122,7 +123,7 @@ class WalkViews:
             return (f"{head}{binds}const Id* {xs}; size_t {xs}_n; if (!{spans}_span({args}, {xs}, {xs}_n)) {{ "
                     f"{w}.own = {spans}({args}); {xs} = {w}.own.begin(); {xs}_n = {w}.own.size(); }} "
                     f"size_t {n} = 0; for (const Id* q_ = {xs}, *e_ = {xs} + {xs}_n; q_ != e_; ++q_) {{ "
-                    f"const Id& {var} = *q_; ++{n}; if ({cond}) break; }} W(s, {n}); "
+                    f"const Id& {var} = *q_; ++{n}; if ({cond}) break; }} W({counters(sc)}, {n}); "
                     f"{w}.d = {w}.own.empty() ? {xs} : nullptr; {w}.n = {n}; return {w}; }}())")
         return f"{head}{w}.own = {self.expr(cl.iter, sc, t)}; const {self.ct(t)}& {xs} = {w}.own; {walk}"
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from ...dsl import ast as ir
 from ...dsl.check import walks_edges
 from ...dsl.types import T
+from .kernel_reads import counters, state
 from .kernel_types import BOOL, INT, Unsupported
 
 RAY_STEP = 2           # rays of steps up to this each way are made once and shared...
@@ -160,7 +161,7 @@ class BoardWalks:
         closed = edges and len(cl.iter.args) == 3   # (edges taken as closed too: once, after the start)
         if edges:
             cells, sides = self.tables.edges(self.ty(cl.iter.args[0]).arg)
-            near = f"across(s, {cells}, {sides}, found_[k_]{', closed_' if closed else ''})"
+            near = f"across({state(sc)}, {cells}, {sides}, found_[k_]{', closed_' if closed else ''})"
         else:
             near = f"{self.tables.relation(cl.iter.func)[0]}[found_[k_]]"
         start = cl.iter.args[1 if edges else 0]
@@ -183,12 +184,12 @@ class BoardWalks:
             first = "Id st1_ = NONE_ID; List<Id> closed_; " + first
         # (the cells beside each one found: each written at the end, its condition's
         # truth added to the length, no branch on it: Walked, cxx/kernel_walks.hpp)
-        return (f"([&]() -> List<Id> {{ Seen seen_(s); Walked found_; {first}"
+        return (f"([&]() -> List<Id> {{ Seen seen_({counters(sc)}); Walked found_; {first}"
                 f"for (size_t k_ = 0; k_ < found_.size(); ++k_) {{ const List<Id>& near_ = {near}; "
                 f"work_ += (I)near_.size(); found_.room(near_.size()); for (Id {var} : near_) {{ "
                 f"{'' if edges else CELL_ID.format(var)}"
                 f"if (seen_.add({var})) found_.push_if({var}, (bool)({cond})); }} }} "
-                f"W(s, work_); return found_.list(); }}())")
+                f"W({counters(sc)}, work_); return found_.list(); }}())")
 
     def _until(self, e, sc):
         """``until(x for x in xs if cond)``: helpers._until (the elements looked at counted
@@ -201,7 +202,7 @@ class BoardWalks:
         inner[cl.var] = (var, t.arg)
         el = self.ct(t.arg)
         cond = self.expr(comp.cond, inner, BOOL)
-        walk = f"size_t {n} = 0; for (const {el}& {var} : {xs}) {{ ++{n}; if ({cond}) break; }} W(s, {n}); "
+        walk = f"size_t {n} = 0; for (const {el}& {var} : {xs}) {{ ++{n}; if ({cond}) break; }} W({counters(sc)}, {n}); "
         # (in line, where the function that holds it keeps the state and arguments in registers)
         head = f"([&]() __attribute__((always_inline)) -> {self.ct(t)} {{ "
         pre = self.ray_prefixes(cl.iter, sc) if cl.iter.node == "Ray" else None
