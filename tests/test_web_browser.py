@@ -344,6 +344,48 @@ def test_a_wide_board_on_a_phone_scrolls_in_its_box_and_go_s_moves_are_in_the_lo
         server.stop()
 
 
+def _to_move(url: str, seat: int) -> dict:
+    """The seat's document once it is to move (a bot has answered) or the game is over."""
+    deadline = time.monotonic() + GAME_SECONDS
+    while True:
+        doc = httpx2.get(url, headers=JSON, timeout=30).json()
+        if doc["over"] or doc["to_move"] == [seat]:
+            return doc
+        assert time.monotonic() < deadline, "the bot did not move"
+        time.sleep(0.05)
+
+
+def test_the_log_tells_a_chess_move_once_by_its_message(browser, shots, tmp_path):
+    """Chess says every move itself ("Player 1: e2-e4"): the log lists each move once, by
+    that message, not also as a move line ("Player 1: move e2-e4"), since the server
+    marks it told (views.move_told); the last move is still written above the board."""
+    server = Server("chess", "--bot", "2=random", "--seed", "4", "--db", str(tmp_path / "c.sqlite"))
+    try:
+        url = server.links["seats"]["1"]
+        page, errors = _page(browser, url, viewport={"width": 1200, "height": 900})
+        for notation in ("move e2-e4", "move g1-f3"):
+            doc = _to_move(url, 0)
+            page.wait_for_selector(f'body[data-version="{doc["version"]}"]')
+            version = page.get_attribute("body", "data-version")
+            page.locator(f'#moves button[data-move="{notation}"]').click()
+            page.wait_for_function("v => document.body.dataset.version !== v", arg=version)
+        doc = _to_move(url, 0)
+        page.wait_for_selector(f'body[data-version="{doc["version"]}"]')
+        made = doc["moves_made"]
+        assert len(made) == 4 and all(m["told"] for m in made), made
+        said = [doc["log"][m["said_before"] - doc["log_dropped"]] for m in made]
+        assert said[0] == "Player 1: e2-e4" and said[2] == "Player 1: g1-f3", said
+        log = _lines(page, "#log")
+        assert log == doc["log"], log                  # every message, and no move line
+        assert [log.count(line) for line in said] == [1, 1, 1, 1], log
+        assert not [line for line in log if ": move " in line], log
+        assert page.inner_text("#last-move") == f"Last move: Player 2: {made[-1]['text']}"
+        _shot(page, shots, "chess-log-told-once")
+        assert errors == []
+    finally:
+        server.stop()
+
+
 def _click_first_cell_move(page) -> None:
     """Plays the first move that puts a stone down, once this seat is to move."""
     page.wait_for_selector("#moves button")
