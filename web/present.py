@@ -200,10 +200,11 @@ def may_fall(game) -> bool:
     return not game.program.hidden_information and game.chance_mode == "seeded"
 
 
-def said(game) -> int:
+def said(game, state: dict | None = None) -> int:
     """How many messages the game has said so far (every seat's log has them all, each
-    as the seat may read it): counted in the state, not written out in a view."""
-    state = game.state
+    as the seat may read it): counted in the state (``state``: the game's, when it was
+    read already), not written out in a view."""
+    state = game.state if state is None else state
     return state.get("log_dropped", 0) + len(state["log"])
 
 
@@ -272,12 +273,12 @@ class LastMove:
                 seen = Seen(zones, ivars, self._sees(game, s))
                 self.words[s] = move_words(game.program, self.notation, self.value, self.code, seen,
                                            self.verb)
+        self.before = {}
+        state = game.state
+        self.said = said(game, state)
         if before is not None:
-            state = game.state
             self.told = {s for s in self.unseen
                          if s not in self.hidden and move_told(before, self.move, state, s)}
-        self.before = {}
-        self.said = said(game)
         if fell:
             self.fell = runs(game, fell, self.unseen)
         self.unseen = {}
