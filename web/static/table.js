@@ -353,11 +353,14 @@ function happenings() {
   // the moves made (the latest the document lists) and the messages of the log, in the
   // order they came: each message after the move that caused it; a move whose first
   // message tells it (its player and its value, the server says: told) is marked, to be
-  // written by that message alone while the log still has it
+  // written by that message alone (marked tells: the move's line) while the log has it
   const out = [];
   let next = 0;
+  let telling = -1;     // the number of the message that tells the latest move told
   const says = (upto) => {
-    for (; next < doc.log.length && doc.log_dropped + next < upto; next++) out.push({said: doc.log[next]});
+    for (; next < doc.log.length && doc.log_dropped + next < upto; next++) {
+      out.push({said: doc.log[next], tells: doc.log_dropped + next === telling});
+    }
   };
   for (const run of doc.opening) {     // what fell as the game was set up
     says(run.said);
@@ -365,7 +368,9 @@ function happenings() {
   }
   for (const move of doc.moves_made) {
     says(move.said_before);
-    out.push({move, told: move.told === true && move.said_before >= doc.log_dropped});
+    const told = move.told === true && move.said_before >= doc.log_dropped;
+    if (told) telling = move.said_before;
+    out.push({move, told});
     for (const run of move.fell) {     // the dice that fell, where they fell among the messages
       says(run.said);
       out.push({fell: run});
@@ -395,7 +400,7 @@ function entry(what, fresh) {
   const li = what.move
     ? el("li", {class: "move"}, playerName(what.move.player) + ": " + moveText(what.move))
     : what.fell ? el("li", {class: "said fell"}, fellText(what.fell))
-      : el("li", {class: "said"}, what.said);
+      : el("li", {class: what.tells ? "said move" : "said"}, what.said);   // (a move's line: it tells it)
   if (fresh) li.classList.add("new");
   return li;
 }
