@@ -312,9 +312,9 @@ def test_seat_2_is_never_shown_seat_1s_cards_in_a_whole_game(hearts):
 
 
 def _made(move: dict) -> dict:
-    """A move made as a document lists it, without the numbers of its messages and its
-    chance results."""
-    return {k: v for k, v in move.items() if k not in ("said", "said_before", "fell")}
+    """A move made as a document lists it, without the numbers of its messages, its
+    chance results and whether its message tells it."""
+    return {k: v for k, v in move.items() if k not in ("said", "said_before", "fell", "told")}
 
 
 def test_a_secret_choice_is_the_last_move_by_its_verb_alone(hearts):
@@ -356,6 +356,80 @@ def test_a_secret_bid_is_shown_once_every_seat_has_bid(tmp_path):
         again = Tables(SQLiteStore(tmp_path / "t.sqlite"))      # a server started again
         again.restore()
         assert present.document(again.by_id[table.id], 0)["last_move"]["notation"] == "bid 2"
+
+
+def _said_first(doc: dict, move: dict) -> str | None:
+    """The first message that came with a move the document lists (None: none it keeps)."""
+    k = move["said_before"] - doc["log_dropped"]
+    return doc["log"][k] if move["said"] > move["said_before"] and 0 <= k < len(doc["log"]) else None
+
+
+@pytest.mark.parametrize("ruleset", ["chess", "kalah"])
+def test_a_move_its_first_message_tells_is_marked_told_to_every_seat(tmp_path, ruleset):
+    """Chess says every move ("Player 1: e2-e4"), Kalah too ("Player 1 sows a2"): each
+    move made is listed as told (views.move_told) to both seats and the spectator, so the
+    page writes it once, by that message (the notation alone is not enough: told names
+    the message that says it)."""
+    tables = Tables(SQLiteStore(tmp_path / "t.sqlite"))
+    table = tables.create(ruleset, interpreter.load(ruleset), 2, [], None, 4, {})
+    rnd = random.Random(5)
+    with TestClient(create_app(tables)) as client:
+        for _ in range(6):
+            seat = table.game.deciding[0]
+            doc = client.get(path_of(table, seat), headers=JSON).json()
+            assert _post(client, path_of(table, seat),
+                         {"move": rnd.choice(doc["moves"])["notation"]}).status_code == 200
+        for seat in (0, 1, SPECTATOR):
+            doc = client.get(path_of(table, seat), headers=JSON).json()
+            jsonschema.Draft202012Validator(SEAT_SCHEMA).validate(doc)
+            assert len(doc["moves_made"]) == 6 and doc["last_move"] == doc["moves_made"][-1]
+            for move in doc["moves_made"]:
+                said, value = _said_first(doc, move), move["notation"].split(" ", 1)[1]
+                assert move["told"] is True, (move, said)
+                assert said is not None and said.startswith(f"Player {move['player'] + 1}") \
+                    and value in said, (move, said)
+
+
+SECRET_BIDS = """ruleset bids
+players 2..2
+var bid: int per player owner = 0
+var rounds: int = 0
+turn {
+  choose bid(p) from [1, 2] for each p in players as "bid"
+  rounds = rounds + 1
+  log counted "{players[1]} counts {rounds}"
+}
+end when rounds == 2
+score(p) = bid(p)
+"""
+
+
+def test_a_move_is_told_by_a_message_only_to_a_seat_that_may_know_its_value(tmp_path):
+    """A secret bid of 1 (an owner variable) whose round's message happens to name its
+    bidder and the number 1 ("Player 2 counts 1"): told to the bidder, never to the other
+    seat nor the spectator, who may not know the bid (views.move_told: a choice the seat
+    may not see never counts); a message that names another number tells it to nobody."""
+    folder = tmp_path / "bids"
+    folder.mkdir()
+    (folder / "bids.meeple").write_text(SECRET_BIDS, encoding="utf-8")
+    tables = Tables(SQLiteStore(tmp_path / "t.sqlite"))
+    table = tables.create(str(folder), interpreter.load(str(folder)), 2, [], None, 1, {})
+    with TestClient(create_app(tables)) as client:
+        one, two = path_of(table, 0), path_of(table, 1)
+        told = []
+        for first, second in (("bid 2", "bid 1"), ("bid 1", "bid 1")):
+            assert _post(client, one, {"move": first}).status_code == 200
+            assert _post(client, two, {"move": second}).status_code == 200
+            docs = [client.get(path_of(table, s), headers=JSON).json() for s in (0, 1, SPECTATOR)]
+            for doc in docs:
+                jsonschema.Draft202012Validator(SEAT_SCHEMA).validate(doc)
+            told.append([[m["told"] for m in doc["moves_made"][-2:]] for doc in docs])
+        assert _said_first(docs[1], docs[1]["moves_made"][1]) == "Player 2 counts 1"
+        assert _said_first(docs[1], docs[1]["moves_made"][3]) == "Player 2 counts 2"
+        assert docs[0]["moves_made"][1]["notation"] == "bid"       # (seat 1 never sees it)
+    # (round 1: seat 2's bid of 1, "Player 2 counts 1"; round 2: "counts 2", no bid of 2)
+    assert told == [[[False, False], [False, True], [False, False]],
+                    [[False, False], [False, False], [False, False]]]
 
 
 @pytest.mark.parametrize("ruleset", ["kalah", "cherokee"])

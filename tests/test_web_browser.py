@@ -344,6 +344,89 @@ def test_a_wide_board_on_a_phone_scrolls_in_its_box_and_go_s_moves_are_in_the_lo
         server.stop()
 
 
+def _first_said(doc: dict, move: dict) -> str:
+    """The first message a move the document lists came with."""
+    return doc["log"][move["said_before"] - doc["log_dropped"]]
+
+
+def _to_move(url: str, seat: int) -> dict:
+    """The seat's document once it is to move (a bot has answered) or the game is over."""
+    deadline = time.monotonic() + GAME_SECONDS
+    while True:
+        doc = httpx2.get(url, headers=JSON, timeout=30).json()
+        if doc["over"] or doc["to_move"] == [seat]:
+            return doc
+        assert time.monotonic() < deadline, "the bot did not move"
+        time.sleep(0.05)
+
+
+def test_the_log_tells_a_chess_move_once_by_its_message(browser, shots, tmp_path):
+    """Chess says every move itself ("Player 1: e2-e4"): the log lists each move once, by
+    that message, not also as a move line ("Player 1: move e2-e4"), since the server
+    marks it told (views.move_told), and that message is written as the move's line;
+    the last move is still written above the board."""
+    server = Server("chess", "--bot", "2=random", "--seed", "4", "--db", str(tmp_path / "c.sqlite"))
+    try:
+        url = server.links["seats"]["1"]
+        page, errors = _page(browser, url, viewport={"width": 1200, "height": 900})
+        for notation in ("move e2-e4", "move g1-f3"):
+            doc = _to_move(url, 0)
+            page.wait_for_selector(f'body[data-version="{doc["version"]}"]')
+            version = page.get_attribute("body", "data-version")
+            page.locator(f'#moves button[data-move="{notation}"]').click()
+            page.wait_for_function("v => document.body.dataset.version !== v", arg=version)
+        doc = _to_move(url, 0)
+        page.wait_for_selector(f'body[data-version="{doc["version"]}"]')
+        made = doc["moves_made"]
+        assert len(made) == 4 and all(m["told"] for m in made), made
+        said = [_first_said(doc, m) for m in made]
+        assert said[0] == "Player 1: e2-e4" and said[2] == "Player 1: g1-f3", said
+        log = _lines(page, "#log")
+        assert log == doc["log"], log                  # every message, and no move line
+        assert [log.count(line) for line in said] == [1, 1, 1, 1], log
+        assert not [line for line in log if ": move " in line], log
+        # (the message that tells a move is the move's line: one a move)
+        assert [li.inner_text() for li in page.locator("#log li.move").all()] == said
+        assert page.inner_text("#last-move") == f"Last move: Player 2: {made[-1]['text']}"
+        _shot(page, shots, "chess-log-told-once")
+        assert errors == []
+    finally:
+        server.stop()
+
+
+def test_since_your_last_move_tells_each_kalah_sowing_once(browser, shots, tmp_path):
+    """Kalah says each sowing ("Player 2 sows a2"): when the bot sows more than once
+    between the seat's moves (a seed ending in its store), "Since your last move" lists
+    the messages alone, each sowing once, not also as "Player 2: sow a2"."""
+    server = Server("kalah", "--bot", "2=random", "--seed", "4", "--db", str(tmp_path / "k.sqlite"))
+    try:
+        url = server.links["seats"]["1"]
+        page, errors = _page(browser, url, viewport={"width": 1200, "height": 900})
+        for _ in range(20):
+            doc = _to_move(url, 0)
+            page.wait_for_selector(f'body[data-version="{doc["version"]}"]')
+            if doc["over"] or page.locator("#since").is_visible():
+                break
+            _click_first(page)
+        assert page.inner_text("#since-heading") == "Since your last move"
+        made = doc["moves_made"]
+        mine = max(k for k, m in enumerate(made) if m["player"] == 0)
+        theirs = made[mine + 1:]
+        assert len(theirs) >= 2 and all(m["told"] and m["player"] == 1 for m in theirs), theirs
+        since = doc["log"][theirs[0]["said_before"] - doc["log_dropped"]:]
+        lines = _lines(page, "#since-list")
+        assert lines[-8:] == since[-8:] and len(lines) == min(len(since), 8) + (len(since) > 8), lines
+        assert [since.count(f"Player 2 sows {m['notation'].split()[1]}") for m in theirs] == \
+            [1] * len(theirs), since
+        assert not [line for line in lines if line.startswith("Player 2: ")], lines
+        sowings = [li.inner_text() for li in page.locator("#since-list li.move").all()]
+        assert sowings == [_first_said(doc, m) for m in theirs][-len(sowings):] and sowings, sowings
+        _shot(page, shots, "kalah-since-told-once")
+        assert errors == []
+    finally:
+        server.stop()
+
+
 def _click_first_cell_move(page) -> None:
     """Plays the first move that puts a stone down, once this seat is to move."""
     page.wait_for_selector("#moves button")

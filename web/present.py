@@ -16,6 +16,7 @@ from ..interpreter.views import (
     chance_seen_at_start,
     choice_hidden,
     item_visible,
+    move_told,
     view as seat_view,
 )
 from .reading import Seen, legend_key, move_words, picked_words
@@ -199,10 +200,11 @@ def may_fall(game) -> bool:
     return not game.program.hidden_information and game.chance_mode == "seeded"
 
 
-def said(game) -> int:
+def said(game, state: dict | None = None) -> int:
     """How many messages the game has said so far (every seat's log has them all, each
-    as the seat may read it): counted in the state, not written out in a view."""
-    state = game.state
+    as the seat may read it): counted in the state (``state``: the game's, when it was
+    read already), not written out in a view."""
+    state = game.state if state is None else state
     return state.get("log_dropped", 0) + len(state["log"])
 
 
@@ -231,11 +233,13 @@ class LastMove:
     never sees (views.choice_hidden), or a move naming an item the seat sees neither
     before nor after it (as ``meeple replay --as`` writes it). Made before the move, when
     it counts the messages said so far (``said_before``), finished after (``played``),
-    when it counts them again (``said``: those of the move and before it)."""
+    when it counts them again (``said``: those of the move and before it) and finds, for
+    each seat, whether the first of its messages tells it (``told``: views.move_told)."""
 
     def __init__(self, game, move):
         decision = game.decision
         prog = game.program
+        self.move = move
         self.player = move.player
         self.notation = move.notation
         self.verb = decision.verb
@@ -250,12 +254,14 @@ class LastMove:
         # what each seat saw where the move acts (the cells it names, before it is made)
         self.before = _before(game, move.value, decision.type, seats) if self.cells or items else {}
         self.words: dict[int, str] = {}
+        self.told: set[int] = set()
         self.fell: dict[int, list[dict]] = {}
         self.said_before = self.said = said(game)
 
-    def played(self, game, fell: list | None = None) -> LastMove:
+    def played(self, game, fell: list | None = None, before=None) -> LastMove:
         """Finished once the move is made on ``game`` (``fell``: the chance results that
-        fell, ``fallen``)."""
+        fell, ``fallen``; ``before``: a copy of the game just before it, to find the seats
+        its first message tells it to, ``told``; None: none)."""
         under_way = self.simultaneous and game.simultaneous and \
             self.player in game.decision.chosen
         for s, items in self.unseen.items():
@@ -268,7 +274,11 @@ class LastMove:
                 self.words[s] = move_words(game.program, self.notation, self.value, self.code, seen,
                                            self.verb)
         self.before = {}
-        self.said = said(game)
+        state = game.state
+        self.said = said(game, state)
+        if before is not None:
+            self.told = {s for s in self.unseen
+                         if s not in self.hidden and move_told(before, self.move, state, s)}
         if fell:
             self.fell = runs(game, fell, self.unseen)
         self.unseen = {}
@@ -283,9 +293,12 @@ class LastMove:
     def shown(self, seat: int) -> dict:
         """As ``seat`` saw it: who made it, its notation and its words (its verb alone,
         or None, when the seat may not know it), the cells it names (none then), the
-        numbers of messages said before it and once it was made, and the chance results
-        it may know that fell with it and that no message of the ruleset tells."""
-        said = {"said_before": self.said_before, "said": self.said, "fell": self.fell.get(seat, [])}
+        numbers of messages said before it and once it was made, whether the first of
+        those tells it (``told``: its player and its value, as every seat reads them), and
+        the chance results it may know that fell with it and that no message of the
+        ruleset tells."""
+        said = {"said_before": self.said_before, "said": self.said, "fell": self.fell.get(seat, []),
+                "told": seat in self.told}
         if seat in self.hidden:
             return {"player": self.player, "notation": self.verb, "text": self.verb_word, "cells": [],
                     **said}

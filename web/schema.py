@@ -52,7 +52,11 @@ def seat_schema() -> dict:
                    "those numbered from said_before on came with it", minimum=0),
         "fell": _list(fell, "the dice, random picks and random ties that fell with it, in "
                             "a game that hides nothing, unless the ruleset's own message "
-                            "right after them names them (views.chance_runs)")})
+                            "right after them names them (views.chance_runs)"),
+        "told": _s("boolean", "whether the first message that came with it (number "
+                   "said_before) names its player and its value, as every seat reads them "
+                   "(views.move_told): a client that writes each move among its messages "
+                   "then leaves the move's own line out, not to tell it twice")})
     body = {
         "format": {"const": FORMAT, "description": "this format and its version"},
         "title": _s("string", "the ruleset's title (in the table's locale)"),

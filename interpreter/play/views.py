@@ -336,7 +336,7 @@ def move_told(before: Game, move, state: dict, seat) -> bool:
     that line out, not to tell the move twice (as ``chance_runs`` leaves out a roll its
     message names). Only what every seat reads counts: never an item (a message may hide
     it from a seat), a list of values, nor a choice the seat may not see."""
-    said = before.state.get("log_dropped", 0) + len(before.state["log"])
+    said = before.R.dropped + len(before.R.log)       # (as its state counts them, not copied)
     log, k = state.get("log", []), said - state.get("log_dropped", 0)
     code = before.decision.type if before.decision is not None else ""
     if not isinstance(move.value, int | str) or code == "item" or move.player is None \

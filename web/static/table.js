@@ -351,11 +351,16 @@ function moveText(move) {
 
 function happenings() {
   // the moves made (the latest the document lists) and the messages of the log, in the
-  // order they came: each message after the move that caused it
+  // order they came: each message after the move that caused it; a move whose first
+  // message tells it (its player and its value, the server says: told) is marked, to be
+  // written by that message alone (marked tells: the move's line) while the log has it
   const out = [];
   let next = 0;
+  let telling = -1;     // the number of the message that tells the latest move told
   const says = (upto) => {
-    for (; next < doc.log.length && doc.log_dropped + next < upto; next++) out.push({said: doc.log[next]});
+    for (; next < doc.log.length && doc.log_dropped + next < upto; next++) {
+      out.push({said: doc.log[next], tells: doc.log_dropped + next === telling});
+    }
   };
   for (const run of doc.opening) {     // what fell as the game was set up
     says(run.said);
@@ -363,7 +368,9 @@ function happenings() {
   }
   for (const move of doc.moves_made) {
     says(move.said_before);
-    out.push({move});
+    const told = move.told === true && move.said_before >= doc.log_dropped;
+    if (told) telling = move.said_before;
+    out.push({move, told});
     for (const run of move.fell) {     // the dice that fell, where they fell among the messages
       says(run.said);
       out.push({fell: run});
@@ -393,7 +400,7 @@ function entry(what, fresh) {
   const li = what.move
     ? el("li", {class: "move"}, playerName(what.move.player) + ": " + moveText(what.move))
     : what.fell ? el("li", {class: "said fell"}, fellText(what.fell))
-      : el("li", {class: "said"}, what.said);
+      : el("li", {class: what.tells ? "said move" : "said"}, what.said);   // (a move's line: it tells it)
   if (fresh) li.classList.add("new");
   return li;
 }
@@ -411,7 +418,8 @@ function renderLog() {
     while (from < all.length && !all[from].move) from += 1;   // (its own move's messages: known)
   }
   const log = document.getElementById("log");
-  log.replaceChildren(...all.map((e, i) => entry(e, mine >= 0 && i >= from)));
+  // (a move its message tells is counted among the moves, not written twice)
+  log.replaceChildren(...all.flatMap((e, i) => e.told ? [] : [entry(e, mine >= 0 && i >= from)]));
   log.scrollTop = log.scrollHeight;
   const since = document.getElementById("since");
   const fresh = doc.seat === null ? [] : all.slice(from);
@@ -422,10 +430,11 @@ function renderLog() {
   // (a last move of its own older than the moves listed: the latest, simply)
   const heading = mine >= 0 ? "since_last" : doc.moves_made.length === doc.version ? "since_start" : "latest";
   document.getElementById("since-heading").textContent = say(heading);
-  const shown = fresh.slice(-SINCE_SHOWN);
+  const lines = fresh.filter(e => !e.told);
+  const shown = lines.slice(-SINCE_SHOWN);
   const list = document.getElementById("since-list");
   list.replaceChildren(...shown.map(e => entry(e, false)));
-  if (shown.length < fresh.length) list.prepend(el("li", {class: "muted"}, say("earlier", {count: fresh.length - shown.length})));
+  if (shown.length < lines.length) list.prepend(el("li", {class: "muted"}, say("earlier", {count: lines.length - shown.length})));
 }
 
 function changedCells(before, after) {
