@@ -232,8 +232,12 @@ static void init_words(uint32_t* mt, const uint32_t* kj, size_t len) {
 // init_words for B vectors of lanes (V: a block's or half a block's words), each lane's
 // key of MT_KEY words (``kj``: per vector, key[j] + j as a vector of its lanes), the
 // vectors' steps interleaved; vector c's word i at mt[c][i * S]
-template <class V, int B, int S> MK_LANES_INLINE void init_lanes_body(V* const* mt, const V (*kj)[MT_KEY]) {
+template <class V, int B, int S> MK_LANES_INLINE void init_lanes_body(V* const* given, const V (*kj)[MT_KEY]) {
     const uint32_t* base = mt_base();
+    // (the vectors' addresses kept here, in registers: read from ``given`` at each step,
+    // as a store might change them, they were a fifth of the steps' instructions)
+    V* mt[B];
+    for (int c = 0; c < B; ++c) mt[c] = given[c];
     const V m1 = V{} + 1664525U, m2 = V{} + 1566083941U;
     V prev[B];
     for (int c = 0; c < B; ++c) prev[c] = mt[c][0] = V{} + base[0];
