@@ -3,7 +3,9 @@ when the module loads and shared by every game (kernel_unroll.py, ``range_list``
 it was made anew each time it was read (the first-price auction's ``pick v at random
 from 1..10``, a game's whole setup). Checked against the Python reference: the states
 after every move, the work counted, a batch of playouts; and the shared list never
-changed by the rules that append to a copy of it."""
+changed by the rules that append to a copy of it. And ``max``/``min`` of numbers over a
+comprehension, the extreme kept as they come with no list made (``_over_list`` in
+interpreter/core/primitives.py): of one element, of many, of some that tie."""
 from __future__ import annotations
 
 import pytest
@@ -26,6 +28,7 @@ var kept: list of int = 1..3
 var rolls: int = 0
 var seen: int = 0
 var last_draw: int = 0
+var top_: int = 0
 setup {
   pick v at random from 1..10
   last_draw = v
@@ -38,10 +41,12 @@ turn {
   kept = kept + (1..3)
   rolls = rolls + k + d + size(1..3) + sum(1..3) + size(4..4) + size(3..1) + size(0..(k - 1))
   seen = seen + size([x for x in (1..3) + (5..6) if x > k]) + last(kept) * 100
+  top_ = max(x for x in kept if x > 1) + min(x * 2 - k for x in 1..k) + max(x for x in [k]) * 3
+         + min(x for x in kept if x > 2)
   if size(kept) > 20 { kept = 1..3 }
 }
 end when rolls > 120
-score(p) = if seat(p) == 1 then rolls % 7 + sum(1..3) else seen % 5 + size(kept)
+score(p) = if seat(p) == 1 then rolls % 7 + sum(1..3) else (seen + top_) % 5 + size(kept)
 """
 
 
@@ -55,6 +60,7 @@ def test_a_range_written_out_is_a_list_made_once():
     assert "(range_work(s, -2LL, 2LL), List<I>(T" in source
     assert "irange(s, ((I)1LL), ((I)3LL))" not in source
     assert "irange(s, ((I)0LL)" in source   # (an end not written out: made where it is read)
+    assert "lmax(List<" not in source and "lmin(List<" not in source   # (max, min of numbers: no list)
 
 
 @needs_kernel
