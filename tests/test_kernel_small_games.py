@@ -106,3 +106,16 @@ def test_a_batch_of_such_games_is_the_reference_s(games, monkeypatch):
         m.setattr(playouts_module, "reference", None)   # (the kernel plays every game)
         got = interpreter.playouts(fast, games, seed=5)
     assert got == want
+
+
+@needs_kernel
+@pytest.mark.parametrize("seed", [-(10 ** 18) - 12345, 10 ** 18 + 99])
+def test_a_batch_from_a_seed_of_many_digits_is_the_reference_s(seed, monkeypatch):
+    # (the bots' seeds' messages at their longest in one block of SHA-256, written lane
+    # by lane, each game's part once for its seats: cxx/kernel_random.hpp, bot_lanes)
+    fast, plain = compiled(True), compiled(False)
+    want = interpreter.playouts(plain, 20, seed=seed)
+    with monkeypatch.context() as m:
+        m.setattr(playouts_module, "reference", None)   # (the kernel plays every game)
+        got = interpreter.playouts(fast, 20, seed=seed)
+    assert got == want and len({str(g["result"]["scores"]) for g in got}) > 1

@@ -422,10 +422,19 @@ def _over_last(x: CxxOver) -> str:
 
 
 def _over_list(fn: str) -> Callable:
-    """min, max: the elements in a list, then ``fn`` of it."""
+    """min, max: the elements in a list, then ``fn`` of it; of numbers, the extreme kept
+    as they come (no list made), as ``fn`` gives it: an error where there is none, the
+    one element where there is one, else the first extreme with none an error."""
     def form(x: CxxOver) -> str:
         gen = x.gen
         t, elt = gen.ty(x.e), gen.ty(x.comp.elem)
+        if elt.tag == "int" and t.tag == "int":
+            n, one, m, v = gen.fresh("n"), gen.fresh("one"), gen.fresh("m"), gen.fresh("v")
+            beats = f"nn({v}) {'>' if fn == 'lmax' else '<'} {m}"
+            body = x.each(lambda inner: f"{{ const I {v} = {x.elem(inner, elt)}; if ({n}++ == 0) {one} = {v}; "
+                                        f"else {{ if ({n} == 2) {m} = nn({one}); if ({beats}) {m} = {v}; }} }}")
+            return (f"([&]() -> I {{ size_t {n} = 0; I {one} = NONE_I, {m} = NONE_I; {body} "
+                    f"if ({n} == 0) bail(); return {n} == 1 ? {one} : {m}; }}())")
         lt = T("list", elt)
         out = gen.fresh("out")
         body = x.each(lambda inner: f"{out}.push_back({x.elem(inner, elt)});")

@@ -390,7 +390,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
             el = rt.arg if not has_none(rt.arg) else lt
             return f"({neg}contains({self.expr(e.right, sc, T('list', el))}, {self.expr(e.left, sc, el)}))"
         if op == "..":
-            return f"irange({counters(sc)}, {self.expr(e.left, sc, INT)}, {self.expr(e.right, sc, INT)})"
+            return self.range_list(e, sc)   # (kernel_unroll.py)
         t = self.ty(e)
         if op == "+" and t.tag == "list":
             joined = self.joined_lists(e, sc, t)   # (built in one list: kernel_joins.py)

@@ -11,10 +11,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .kernel_reads import counters
+from .kernel_types import INT
 
 UNROLL_MAX = 8     # elements of a list written out one by one at most
 _DEPTH = 8         # functions looked through for the value, one within another
 _BIG = 1 << 62
+RANGE_KEPT = 4096  # numbers of a range written out at most, a list made once
 
 
 class KnownLoops:
@@ -24,6 +26,7 @@ class KnownLoops:
         c: Any
         facts: Any
         recursive: set[str]
+        tables: Any
 
         def fresh(self, base: str) -> str: ...
         def ct(self, t) -> str: ...
@@ -90,3 +93,17 @@ class KnownLoops:
         if not isinstance(v, list) or type(k) is not int or not 0 <= k < len(v):
             return None
         return f"((I){v[k]}LL)"
+
+    def range_list(self, e, sc: dict) -> str:
+        """``a..b``, a list of numbers: where both ends are numbers written out (``1..10``,
+        a die), the list made once when the module loads and shared (its work still
+        counted, its length checked, as ``irange`` does); else made where it is read."""
+        lo, hi = (self.known_value(x) if x.node in ("IntLit", "UnOp") else None for x in (e.left, e.right))
+        if type(lo) is not int or type(hi) is not int or not 0 <= hi - lo < RANGE_KEPT:
+            return f"irange({counters(sc)}, {self.expr(e.left, sc, INT)}, {self.expr(e.right, sc, INT)})"
+        n = hi - lo + 1
+        name = self.tables.table(
+            ("RANGE", lo, hi),
+            lambda t: f"static List<I> {t}; static const I {t}_d[{n}] = {{{', '.join(f'{v}LL' for v in range(lo, hi + 1))}}};",
+            lambda t: f"{t} = List<I>::of_n({t}_d, {n});")
+        return f"(range_work({counters(sc)}, {lo}LL, {hi}LL), List<I>({name}))"

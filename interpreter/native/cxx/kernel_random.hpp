@@ -232,8 +232,12 @@ static void init_words(uint32_t* mt, const uint32_t* kj, size_t len) {
 // init_words for B vectors of lanes (V: a block's or half a block's words), each lane's
 // key of MT_KEY words (``kj``: per vector, key[j] + j as a vector of its lanes), the
 // vectors' steps interleaved; vector c's word i at mt[c][i * S]
-template <class V, int B, int S> MK_LANES_INLINE void init_lanes_body(V* const* mt, const V (*kj)[MT_KEY]) {
+template <class V, int B, int S> MK_LANES_INLINE void init_lanes_body(V* const* given, const V (*kj)[MT_KEY]) {
     const uint32_t* base = mt_base();
+    // (the vectors' addresses kept here, in registers: read from ``given`` at each step,
+    // as a store might change them, they were a fifth of the steps' instructions)
+    V* mt[B];
+    for (int c = 0; c < B; ++c) mt[c] = given[c];
     const V m1 = V{} + 1664525U, m2 = V{} + 1566083941U;
     V prev[B];
     for (int c = 0; c < B; ++c) prev[c] = mt[c][0] = V{} + base[0];
@@ -381,28 +385,27 @@ template <class W> MK_LANES_INLINE void sha256_block(W h[8], const W block[16]) 
 static const uint32_t SHA_H0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                                    0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
 
-// the digests of the one-block messages of ``vectors`` vectors of L lanes (V: L words;
-// ``words[t]``: message t's 16 words) into ``out[t]``, a vector of lanes at a time
+// the digests of the one-block messages of ``vectors`` vectors of L lanes into ``out``,
+// both lane by lane (word k of message t at words[k][t], word k of its digest at
+// out[k][t]: each vector of lanes read and written whole, no word moved one by one)
 template <class V, int L>
-MK_LANES_INLINE void sha_lanes_body(int vectors, const uint32_t (*words)[32], uint32_t (*out)[8]) {
+MK_LANES_INLINE void sha_lanes_body(int vectors, const uint32_t (*words)[MT_GROUP], uint32_t (*out)[MT_GROUP]) {
     for (int c = 0; c < vectors; ++c) {
         V block[16], h[8];
         for (int k = 0; k < 8; ++k) h[k] = V{} + SHA_H0[k];
-        for (int k = 0; k < 16; ++k)
-            for (int l = 0; l < L; ++l) block[k][l] = words[c * L + l][k];
+        for (int k = 0; k < 16; ++k) std::memcpy(&block[k], &words[k][c * L], sizeof(V));
         sha256_block(h, block);
-        for (int l = 0; l < L; ++l)
-            for (int k = 0; k < 8; ++k) out[c * L + l][k] = h[k][l];
+        for (int k = 0; k < 8; ++k) std::memcpy(&out[k][c * L], &h[k], sizeof(V));
     }
 }
-static void sha_lanes_plain(int halves, const uint32_t (*words)[32], uint32_t (*out)[8]) {
+static void sha_lanes_plain(int halves, const uint32_t (*words)[MT_GROUP], uint32_t (*out)[MT_GROUP]) {
     sha_lanes_body<U8, MT_HALF>(halves, words, out);
 }
-MK_AVX2_TARGET static void sha_lanes_avx2(int halves, const uint32_t (*words)[32], uint32_t (*out)[8]) {
+MK_AVX2_TARGET static void sha_lanes_avx2(int halves, const uint32_t (*words)[MT_GROUP], uint32_t (*out)[MT_GROUP]) {
     sha_lanes_body<U8, MT_HALF>(halves, words, out);
 }
 #if MK_AVX512
-MK_AVX512_TARGET static void sha_lanes_avx512(int blocks, const uint32_t (*words)[32], uint32_t (*out)[8]) {
+MK_AVX512_TARGET static void sha_lanes_avx512(int blocks, const uint32_t (*words)[MT_GROUP], uint32_t (*out)[MT_GROUP]) {
     sha_lanes_body<U16, MT_LANES>(blocks, words, out);
 }
 #endif
@@ -455,33 +458,81 @@ static size_t digest_key(const uint32_t h[8], uint32_t key[8]) {
     return len;
 }
 
+// the digits of v (as decimal_into writes them)
+static inline size_t decimal_len(long long v) {
+    unsigned char m[24];
+    return decimal_into(m, 0, v);
+}
+
+// the one-block messages of lanes 0..lanes-1 (generator t0 + l: game first + t / np,
+// seat t % np; beyond n, the first's again) lane by lane into ``words`` (bot_message's
+// words): each game's part (the head, its number) written once, each seat's after it
+static void bot_lanes(const unsigned char* head, size_t head_n, long long first, size_t t0, size_t n, int np,
+                      int lanes, uint32_t (*words)[MT_GROUP]) {
+    unsigned char g[64] = {0}, m[64];
+    std::memcpy(g, head, head_n);
+    long long made = -1;   // (the game whose part g holds)
+    size_t gn = 0;
+    for (int l = 0; l < lanes; ++l) {
+        const size_t t = t0 + (size_t)l < n ? t0 + (size_t)l : t0;
+        const long long game = first + (long long)(t / (size_t)np);
+        if (game != made) {
+            std::memset(g + head_n, 0, sizeof g - head_n);
+            gn = head_n;
+            g[gn++] = 0;
+            gn = decimal_into(g, gn, game);
+            g[gn++] = 0;
+            made = game;
+        }
+        std::memcpy(m, g, sizeof m);
+        size_t k = decimal_into(m, gn, (long long)(t % (size_t)np));
+        const uint64_t bits = (uint64_t)k * 8;
+        m[k] = 0x80;
+        for (int b = 0; b < 8; ++b) m[63 - b] = (unsigned char)(bits >> (8 * b));
+        for (int w = 0; w < 16; ++w) {
+            uint32_t x;
+            std::memcpy(&x, m + 4 * w, 4);
+            words[w][l] = __builtin_bswap32(x);   // (each word big-endian)
+        }
+    }
+}
+
 void bot_generators(long long seed, long long first, Generators& out, size_t n, int np) {
     unsigned char head[48];
     const size_t head_n = bot_head(seed, head);
     for (size_t t0 = 0; t0 < n; t0 += MT_GROUP) {
-        uint32_t words[MT_GROUP][32], h[MT_GROUP][8], key[MT_GROUP][MT_KEY];
-        int blocks[MT_GROUP];
+        uint32_t key[MT_GROUP][MT_KEY];
         size_t len[MT_GROUP];
-        bool one = true;
         const size_t count = std::min(n - t0, (size_t)MT_GROUP);
         const int lanes = mt_lanes(count);
-        for (int l = 0; l < lanes; ++l) {
-            size_t t = t0 + (size_t)l < n ? t0 + (size_t)l : t0;   // (a lane beyond: the first's again)
-            blocks[l] = bot_message(head, head_n, first + (long long)(t / np), (int)(t % np), words[l]);
-            one = one && blocks[l] == 1;
-        }
-        if (one && MK_AVX512 && lanes > MT_HALF && mk_has_avx512()) {
+        // (one block each where the longest message, the last game's and seat's, fits in one)
+        const long long last = first + (long long)((t0 + count - 1) / (size_t)np);
+        const bool one = head_n + 1 + decimal_len(last) + 1 + decimal_len(np - 1) + 9 <= 64
+                         && decimal_len(first + (long long)(t0 / (size_t)np)) <= decimal_len(last);
+        if (one) {
+            uint32_t words[16][MT_GROUP], h[8][MT_GROUP];
+            bot_lanes(head, head_n, first, t0, n, np, lanes, words);
+            if (MK_AVX512 && lanes > MT_HALF && mk_has_avx512()) {
 #if MK_AVX512
-            sha_lanes_avx512(lanes / MT_LANES, words, h);
+                sha_lanes_avx512(lanes / MT_LANES, words, h);
 #endif
-        } else if (one && mk_has_avx2()) sha_lanes_avx2(lanes / MT_HALF, words, h);
-        else if (one) sha_lanes_plain(lanes / MT_HALF, words, h);
-        else
+            } else if (mk_has_avx2()) sha_lanes_avx2(lanes / MT_HALF, words, h);
+            else sha_lanes_plain(lanes / MT_HALF, words, h);
             for (int l = 0; l < lanes; ++l) {
-                std::memcpy(h[l], SHA_H0, sizeof h[l]);
-                for (int b = 0; b < blocks[l]; ++b) sha256_block(h[l], words[l] + 16 * b);
+                uint32_t d[8];
+                for (int k = 0; k < 8; ++k) d[k] = h[k][l];
+                len[l] = digest_key(d, key[l]);
             }
-        for (int l = 0; l < lanes; ++l) len[l] = digest_key(h[l], key[l]);
+        } else {
+            for (int l = 0; l < lanes; ++l) {
+                uint32_t words[32], d[8];
+                size_t t = t0 + (size_t)l < n ? t0 + (size_t)l : t0;   // (a lane beyond: the first's again)
+                int blocks = bot_message(head, head_n, first + (long long)(t / np), (int)(t % np), words);
+                std::memcpy(d, SHA_H0, sizeof d);
+                for (int b = 0; b < blocks; ++b) sha256_block(d, words + 16 * b);
+                len[l] = digest_key(d, key[l]);
+            }
+        }
         out.seed(t0, key, len, nullptr, count);
     }
 }
