@@ -28,10 +28,8 @@ from typing import TYPE_CHECKING, Any
 from ...dsl import ast as ir
 from ..core.primitives import short_ranges
 from .cxx_text import ident
-from .kernel_lasting import _STATE
 from .kernel_types import INT, Unsupported
 
-_DEPTH = 8         # rule functions called inside P, looked through at most
 _MAX_ROW = 1024    # elements of the range at most
 _MAX_ROWS = 256    # rows (values of the locals) at most
 # (a rule function whose loops are only an any or all over a few literals: put in line
@@ -45,18 +43,13 @@ class TabledRows:
     if TYPE_CHECKING:
         c: Any
         tables: Any
+        facts: Any
         protos: list[str]
         fns: list[str]
-        recursive: set[str]
-        counting: set[str]
-
-        def typeref(self, tr) -> Any: ...
 
         def ct(self, t) -> str: ...
 
         def ty(self, e) -> Any: ...
-
-        def param_type(self, p) -> Any: ...
 
         def fresh(self, base: str) -> str: ...
 
@@ -83,15 +76,12 @@ class TabledRows:
                 break
         else:
             return None
-        k = self.fresh(cl.var)
+        k, r = self.fresh(cl.var), self.fresh("row")
         inner = dict(sc)
         inner[cl.var] = (k, self.ty(it).arg)
+        inner[id(part)] = (f"{r}[{k} - ({lo}LL)]", self.ty(part))   # (the part read from its row: Gen.expr)
         elem = self.expr(e.elem, inner, t.arg)
-        here = self.expr(part, inner, self.ty(part))
-        if elem.count(here) != 1:
-            return None
-        r, out, a, b = self.fresh("row"), self.fresh("out"), self.fresh("lo"), self.fresh("hi")
-        elem = elem.replace(here, f"{r}[{k} - ({lo}LL)]")
+        out, a, b = self.fresh("out"), self.fresh("lo"), self.fresh("hi")
         given = "".join(f", {sc[n][0]}" for n, _t in locals_)
         return (f"([&]() -> {self.ct(t)} {{ Build<{el}> {out}; {{ I {a} = ((I){lo}LL), {b} = ((I){hi}LL); "
                 f"range_work(s, {a}, {b}); {out}.reserve({hi - lo + 1}); const I* {r} = {row}(s{given}); "
@@ -132,9 +122,9 @@ class TabledRows:
             sc[x] = (f"a{i}_", lt)
         try:   # (a part the kernel writes only in its own place: none tabled)
             code = self.expr(part, sc, INT)
-            if not self._reads_nothing(code, 0):
-                return None
         except Unsupported:
+            return None
+        if not self.facts.given_alone(part, set(sc)):   # (core/pure.py)
             return None
         n = hi - lo + 1
         params = "".join(f", Id a{i}_" for i in range(len(locals_)))
@@ -156,22 +146,6 @@ class TabledRows:
             f"return {key}[r_]; }}")
         return fn
 
-    def _reads_nothing(self, code: str, depth: int) -> bool:
-        """Whether the C++ ``code`` reads nothing of the state and counts no work or
-        calls, directly or through the rule functions it calls."""
-        if '"' in code or depth > _DEPTH:
-            return False
-        for g, fd in self.c.functions.items():
-            f = ident("F", g)
-            if f"{f}(s, " not in code and f"{f}(s)" not in code:
-                continue
-            if g in self.recursive or g in self.counting:
-                return False
-            sc = {p.name: (ident("A", p.name), self.param_type(p)) for p in fd.params}
-            if not self._reads_nothing(self.expr(fd.body, sc, self.typeref(fd.result)), depth + 1):
-                return False
-            code = code.replace(f"{f}(s, ", f"{f}(").replace(f"{f}(s)", f"{f}()")
-        return _STATE.search(code) is None
 
 
 def _stride(sizes: list[int], i: int) -> int:
