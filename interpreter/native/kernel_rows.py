@@ -10,13 +10,16 @@ whose marble comes to ``k``. ``P`` is then a row of numbers for each of the loca
 values (4 quadrants times 2 directions: 8 rows of 36), made the first time it is
 needed by the same C++ that computed it in place (each ``k`` in order), kept in a
 static table of the module (no part of any state: it reads none), and read by ``k``
-in the loop: ``at[row[k - A]]`` (the list's room for its ``B - A + 1`` elements made at
-once, where it outgrows the stack: ``Build::reserve``).
+in the loop: ``at[row[k - A]]``, the element printed with that read in the part's
+place (a scope entry keyed by the part's node, which ``Gen.expr`` reads), the list's
+room for its ``B - A + 1`` elements made at once, where it outgrows the stack
+(``Build::reserve``).
 
-The same values, work and calls as in place: ``P`` counts no work and no calls (a
-rule function counting calls, a recursive one or one of many, its loops' work, any
-read of the state make its mention ``s``: no table then); the range's work is
-counted as the loop counts it. A local out of its enum's values (none) stops the
+The same values, work and calls as in place: ``P``'s value is that of ``k`` and the
+locals alone, a fact of the IR (core/pure.py, ``given_alone``: it reads nothing of
+the state, not even a global variable, and counts no work and no calls, itself or
+through the rule functions it may call; no table else); the range's work is counted
+as the loop counts it. A local out of its enum's values (none) stops the
 kernel (``bail``: Python plays the move), as does an error computing a row (the row
 is then kept unmade); either error is one the loop would meet, for the same locals,
 at one of its elements.
