@@ -111,7 +111,9 @@ def test_the_parts_tabled_agree_with_the_printed_text(name):
 
 def test_pentago_tables_the_marble_a_quadrant_turns():
     # ``[at[source(k / 6, k % 6, q, d)] for k in 0..35]``: the index whose marble comes
-    # to k is read from a row made once
+    # to k is read from a row made once, in the element's own place
     assert _check(PENTAGO)[0] > 0
-    gen = kernel.Gen(interpreter.load(PENTAGO).for_players(2))
-    assert ident("P", "$row") in gen.source()
+    source = kernel.Gen(interpreter.load(PENTAGO).for_players(2)).source()
+    assert ident("P", "$row") in source
+    # the element printed with the row's read in the part's place: at(board, row[k - 0])
+    assert re.search(r"push_back\(at\(s\.\w+, \w+_row\[\w+_k - \(0LL\)\]\)\)", source)
