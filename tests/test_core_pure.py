@@ -60,6 +60,9 @@ function calls_state(c: b): int = tops(c) + coords(c)
 function own_hand(p: player): int = size(hand(p))
 function home(c: b, p: player): bool = any(c.row == r for r in seat(p)..seat(p) + 1)
 function homes(p: player): int = count(c for c in cells(b) if home(c, p) and empty(c))
+function doubled(k: int): int = twice(k) * 2 + seat_of_first()
+function seat_of_first(): int = seat(first(players))
+function steps(k: int): int = if k <= 0 then 0 else 1 + steps(k - 1)
 turn {
   n = n + twice(1) + coords(cell(b, row: 1, col: 1)) + listed([1, 2]) + seats(active) + cells_of()
     + calls_pure(cell(b, row: 2, col: 2)) + calls_n(1) + hidden(2) + hidden_not(2) + with_list() + tops(cell(b, row: 1, col: 1))
@@ -108,6 +111,23 @@ def test_the_variables_each_function_may_read():
     # the active player, the turn, a constant, a loop's variable of a global's name
     assert {name for name, read in told.items() if read} == {"with_n", "calls_n", "hidden_not", "with_list",
                                                               "theirs", "hits"}
+
+def test_which_expressions_are_the_values_of_their_names_alone():
+    # (kernel_rows.py tables such a part of a list's elements by the list's index)
+    f = program().facts
+    fs = f.c.functions
+    alone = {name for name, fd in fs.items() if f.given_alone(fd.body, {p.name for p in fd.params})}
+    # arithmetic, built-ins and a kind's attributes that read nothing, functions that
+    # read and count nothing (doubled: twice and seat_of_first)
+    assert alone == {"twice", "seats", "seat_of", "doubled", "seat_of_first"}
+    # not: a loop (its work: coords, listed, home), a call of one (calls_pure reads
+    # nothing but counts coords' work), a global (with_n, calls_n), a function that
+    # counts its calls (steps reads nothing, counts nothing but calls), the state
+    assert f.reads_nothing("calls_pure") and f.reads_nothing("steps") and f.reads_nothing("coords")
+    # a name not given is one of the rules: n is the global variable, twice(n) reads it
+    assert f.given_alone(fs["twice"].body, {"k"}) and f.given_alone(fs["with_n"].body, {"k", "n"})
+    assert not f.given_alone(fs["with_n"].body, {"k"})
+
 
 # what a built-in's Python form reads of the runtime that changes as a game goes (its
 # zones, the items' faces, the turn; or the runtime itself, handed to a helper), not what

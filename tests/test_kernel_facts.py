@@ -12,10 +12,11 @@ text does not fails here.
   made through ``RZ``, and how many (none: its value lasts as it is);
 - ``Reads`` (kernel_reads.py): what of the state the C++ of an expression reads, noted
   by the printer where it writes the state, which decides whether a keep lasts
-  (``recorded``), a list is kept one element per cell (``_own_cell``), a component is
-  rechecked by its cells (``_own_cond``) and a part of a list's element is tabled
-  (``_reads_nothing``): each checked against what the regular expressions that decided
-  it before read in the text (kept here alone, as the test's reading of the text).
+  (``recorded``), a list is kept one element per cell (``_own_cell``) and a component is
+  rechecked by its cells (``_own_cond``): each checked against what the regular
+  expressions that decided it before read in the text (kept here alone, as the test's
+  reading of the text; a part of an element tabled by rows is the IR's fact
+  ``given_alone``, checked in test_kernel_rows_facts.py).
 
 No kernel is compiled: the facts are read beside the source ``Gen`` writes."""
 from __future__ import annotations
@@ -108,7 +109,7 @@ def test_facts_agree_with_the_printed_text(name, monkeypatch):
         return out
     real = kernel_lasting.recorded
     monkeypatch.setattr(kernel_lasting, "recorded", recorded)
-    seen: dict = {"lasting": set(), "cells": set(), "conds": set(), "rows": set()}
+    seen: dict = {"lasting": set(), "cells": set(), "conds": set()}
     for where, prog in _programs(name):
         gen = _Noted(prog)
         source = gen.source()
@@ -216,22 +217,6 @@ def _text_own_zone_only(cond: str, var: str) -> bool:
     return len(_STATE.findall(cond)) == uses
 
 
-def _text_reads_nothing(gen, code: str, depth: int) -> bool:
-    if '"' in code or depth > 8:
-        return False
-    for g, fd in gen.c.functions.items():
-        f = ident("F", g)
-        if f"{f}(s, " not in code and f"{f}(s)" not in code:
-            continue
-        if g in gen.recursive or g in gen.counting:
-            return False
-        sc = {p.name: (ident("A", p.name), gen.param_type(p)) for p in fd.params}
-        if not _text_reads_nothing(gen, gen.expr(fd.body, sc, gen.typeref(fd.result)), depth + 1):
-            return False
-        code = code.replace(f"{f}(s, ", f"{f}(").replace(f"{f}(s)", f"{f}()")
-    return _STATE.search(code) is None
-
-
 class _Noted(_Seen):
     """A printer that keeps the C++ printed with each ``Reads`` (the outermost expression
     printed in its scope) and each decision read from one."""
@@ -242,7 +227,6 @@ class _Noted(_Seen):
         self.open: set = set()
         self.own_cells: list = []  # (_own_cell's) Reads, var, depth, decision
         self.conds: list = []      # (_own_cond's) C++, var, decision
-        self.rows: list = []       # (_reads_nothing's) Reads, depth, decision
 
     def expr(self, e, sc, want=None):
         r = kernel_reads.reads_of(sc)
@@ -273,10 +257,6 @@ class _Noted(_Seen):
         assert len(self.texts) > n
         return got
 
-    def _reads_nothing(self, reads, depth):
-        got = super()._reads_nothing(reads, depth)
-        self.rows.append((reads, depth, got))
-        return got
 
 
 def _check_reads(gen, bodies: list, where: str, seen: dict) -> None:
@@ -295,9 +275,6 @@ def _check_reads(gen, bodies: list, where: str, seen: dict) -> None:
     for cond, var, got in gen.conds:
         assert _text_own_zone_only(cond, var) == got, (where, cond)
         seen["conds"].add(got)
-    for reads, depth, got in gen.rows:
-        assert _text_reads_nothing(gen, gen.text_of(reads), depth) == got, (where, gen.text_of(reads))
-        seen["rows"].add(got)
 
 # a ruleset of functions each asked of each decision: what they read decides it
 READS_RULES = """ruleset reads
@@ -380,6 +357,6 @@ def test_each_decision_reads_what_the_printer_noted(monkeypatch):
     rows = {f: gen.tabled_rows(fns[f].body, {}) for f in ("tripled", "stocked")}
     assert {f for f, v in rows.items() if v is not None} == {"tripled"}
     # each decided as the text said (pile aside, above), each both ways
-    seen: dict = {"lasting": set(), "cells": set(), "conds": set(), "rows": set()}
+    seen: dict = {"lasting": set(), "cells": set(), "conds": set()}
     _check_reads(gen, [(body, out) for body, out in bodies if out is not kept["pile"]], "reads", seen)
     assert all(v == {True, False} for v in seen.values()), seen

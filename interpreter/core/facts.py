@@ -29,8 +29,9 @@ rather than by each printer on its own.
   state stays the same (``repeated``, ``memoised``: memo.py);
 - the rule functions whose evaluation reads nothing of the state, or only global
   variables of one value, their values the same in every position (``state_reads``,
-  ``reads_nothing``: pure.py), and the variables an evaluation may read
-  (``variables_read``: pure.py);
+  ``reads_nothing``: pure.py), the variables an evaluation may read
+  (``variables_read``: pure.py), and the expressions whose value is that of their
+  names alone, reading and counting nothing (``given_alone``: pure.py);
 - the rule functions a printer writes in place of their calls, in the straightforward
   and in the fast code, and the arguments of such a call it must evaluate all the same
   (``inlined``, ``must_evaluate``: inline.py);

@@ -47,6 +47,8 @@ class Pure:
 
         def call_kind(self, e) -> str: ...
 
+        def counts_any(self, e) -> bool: ...
+
     def state_reads(self, name: str) -> frozenset[str] | None:
         """The global variables of one value (not per player, no list) an evaluation of
         the rule function ``name`` reads, itself or through the functions it may call;
@@ -67,6 +69,20 @@ class Pure:
         """Whether an evaluation of the rule function ``name`` reads nothing of the
         state, not even a global variable: its values are those of its arguments."""
         return self.state_reads(name) == frozenset()
+
+    def given_alone(self, e, names: set[str]) -> bool:
+        """Whether the value of the expression ``e`` is that of the names ``names`` (bound
+        around it) alone: evaluating it reads nothing of the state, not even a global
+        variable, and counts no work and no calls, itself or through the rule functions
+        it may call (``counts_any``, ``reads_nothing``). A table of its values by theirs,
+        made once for every position, gives the same values, work and calls
+        (native/kernel_rows.py)."""
+        if self.counts_any(e):
+            return False
+        read: set[str] = set()
+        if not self._reads_in(e, names, read) or read:
+            return False
+        return all(self.reads_nothing(n.func) for n in ir.walk(e) if n.node == "Call" and self.call_kind(n) == "function")
 
     def variables_read(self, name: str) -> frozenset[tuple[str, str]]:
         """The variables of the rules an evaluation of the rule function ``name`` may

@@ -198,6 +198,9 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
 
     # ------------------------------------------------------------ expressions
     def expr(self, e, sc: dict, want: T | None = None) -> str:
+        held = sc.get(id(e))   # (a part whose value is read, not computed: kernel_rows.py)
+        if held is not None:
+            return held[0] if want is None else self.coerce(held[0], held[1], want)
         if want is not None and e.node == "TupleLit":
             return self._TupleLit(e, sc, want)   # (each part as the part wanted)
         if want is not None and e.node in ("ListLit", "CondExpr") and has_none(self.ty(e)) \

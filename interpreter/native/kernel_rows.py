@@ -10,13 +10,16 @@ whose marble comes to ``k``. ``P`` is then a row of numbers for each of the loca
 values (4 quadrants times 2 directions: 8 rows of 36), made the first time it is
 needed by the same C++ that computed it in place (each ``k`` in order), kept in a
 static table of the module (no part of any state: it reads none), and read by ``k``
-in the loop: ``at[row[k - A]]`` (the list's room for its ``B - A + 1`` elements made at
-once, where it outgrows the stack: ``Build::reserve``).
+in the loop: ``at[row[k - A]]``, the element printed with that read in the part's
+place (a scope entry keyed by the part's node, which ``Gen.expr`` reads), the list's
+room for its ``B - A + 1`` elements made at once, where it outgrows the stack
+(``Build::reserve``).
 
-The same values, work and calls as in place: ``P`` counts no work and no calls (a
-rule function counting calls, a recursive one or one of many, its loops' work, any
-read of the state make its mention ``s``: no table then); the range's work is
-counted as the loop counts it. A local out of its enum's values (none) stops the
+The same values, work and calls as in place: ``P``'s value is that of ``k`` and the
+locals alone, a fact of the IR (core/pure.py, ``given_alone``: it reads nothing of
+the state, not even a global variable, and counts no work and no calls, itself or
+through the rule functions it may call; no table else); the range's work is counted
+as the loop counts it. A local out of its enum's values (none) stops the
 kernel (``bail``: Python plays the move), as does an error computing a row (the row
 is then kept unmade); either error is one the loop would meet, for the same locals,
 at one of its elements.
@@ -28,10 +31,9 @@ from typing import TYPE_CHECKING, Any
 from ...dsl import ast as ir
 from ..core.primitives import short_ranges
 from .cxx_text import ident
-from .kernel_reads import Reads, counters, reading, state
+from .kernel_reads import counters, state
 from .kernel_types import INT, Unsupported
 
-_DEPTH = 8         # rule functions called inside P, looked through at most
 _MAX_ROW = 1024    # elements of the range at most
 _MAX_ROWS = 256    # rows (values of the locals) at most
 # (a rule function whose loops are only an any or all over a few literals: put in line
@@ -45,18 +47,13 @@ class TabledRows:
     if TYPE_CHECKING:
         c: Any
         tables: Any
+        facts: Any
         protos: list[str]
         fns: list[str]
-        recursive: set[str]
-        counting: set[str]
-
-        def typeref(self, tr) -> Any: ...
 
         def ct(self, t) -> str: ...
 
         def ty(self, e) -> Any: ...
-
-        def param_type(self, p) -> Any: ...
 
         def fresh(self, base: str) -> str: ...
 
@@ -83,15 +80,12 @@ class TabledRows:
                 break
         else:
             return None
-        k = self.fresh(cl.var)
+        k, r = self.fresh(cl.var), self.fresh("row")
         inner = dict(sc)
         inner[cl.var] = (k, self.ty(it).arg)
+        inner[id(part)] = (f"{r}[{k} - ({lo}LL)]", self.ty(part))   # (the part read from its row: Gen.expr)
         elem = self.expr(e.elem, inner, t.arg)
-        here = self.expr(part, inner, self.ty(part))
-        if elem.count(here) != 1:
-            return None
-        r, out, a, b = self.fresh("row"), self.fresh("out"), self.fresh("lo"), self.fresh("hi")
-        elem = elem.replace(here, f"{r}[{k} - ({lo}LL)]")
+        out, a, b = self.fresh("out"), self.fresh("lo"), self.fresh("hi")
         given = "".join(f", {sc[n][0]}" for n, _t in locals_)
         return (f"([&]() -> {self.ct(t)} {{ Build<{el}> {out}; {{ I {a} = ((I){lo}LL), {b} = ((I){hi}LL); "
                 f"range_work({counters(sc)}, {a}, {b}); {out}.reserve({hi - lo + 1}); const I* {r} = {row}({state(sc)}{given}); "
@@ -131,11 +125,10 @@ class TabledRows:
         for i, (x, lt) in enumerate(locals_):
             sc[x] = (f"a{i}_", lt)
         try:   # (a part the kernel writes only in its own place: none tabled)
-            reads = Reads()   # (what it reads, noted as it is printed: kernel_reads.py)
-            code = self.expr(part, reading(sc, reads), INT)
-            if not self._reads_nothing(reads, 0):
-                return None
+            code = self.expr(part, sc, INT)
         except Unsupported:
+            return None
+        if not self.facts.given_alone(part, set(sc)):   # (core/pure.py)
             return None
         n = hi - lo + 1
         params = "".join(f", Id a{i}_" for i in range(len(locals_)))
@@ -157,24 +150,6 @@ class TabledRows:
             f"return {key}[r_]; }}")
         return fn
 
-    def _reads_nothing(self, reads: Reads, depth: int) -> bool:
-        """Whether C++ whose reads of the state the printer noted in ``reads`` reads
-        nothing of the state and counts no work or calls, directly or through the rule
-        functions it calls."""
-        if depth > _DEPTH or reads.other or reads.counted or reads.zones:
-            return False
-        called = {g for g, _args in reads.calls}
-        for g, fd in self.c.functions.items():
-            if g not in called:
-                continue
-            if g in self.recursive or g in self.counting:
-                return False
-            inner = Reads()
-            sc = {p.name: (ident("A", p.name), self.param_type(p)) for p in fd.params}
-            self.expr(fd.body, reading(sc, inner), self.typeref(fd.result))
-            if not self._reads_nothing(inner, depth + 1):
-                return False
-        return True
 
 def _stride(sizes: list[int], i: int) -> int:
     n = 1
