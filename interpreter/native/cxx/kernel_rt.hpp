@@ -1290,12 +1290,12 @@ static bool contains(const List<T>& l, const typename std::common_type<T>::type&
         if (n >= 16) {
             if (!l.rep()) return false;
             uint32_t h = x.hash();
-            // (the elements of the same hash looked at alone)
+            // (the elements of the same hash looked at alone: rare, laid out of the way)
             const HashIndex& ix = hash_index(l);
             for (uint32_t k = ix.slot(h);; k = (k + 1) & ix.mask) {
                 int32_t i = ix.at[k];
                 if (i < 0) return false;
-                if (ix.hs[(size_t)i] == h && l[(size_t)i].size() == n && eq(x, l[(size_t)i])) return true;
+                if (__builtin_expect(ix.hs[(size_t)i] == h, 0) && l[(size_t)i].size() == n && eq(x, l[(size_t)i])) return true;
             }
         }
     }
