@@ -443,7 +443,10 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         slot = (f"size_t i_ = {g}.size() && (size_t){g}[0] < (size_t)NZ ? (size_t){g}[0] "
                 f": (size_t)NZ + ((({h}) >> 13) & 255); auto& e = {table}[i_]; ")
         # (an entry of this state, or clean, read in the caller: the rest a call of its own)
-        fast = (f"{_inline(sig)} {{ {slot}if ((e.epoch == EPOCH || (e.last && e.clean && e.lin == s.z.lin.id)){same}) "
+        # (its tests joined with no branch each: one branch, which the entries read in a
+        # scan of the board, some of this state and some kept, do not make unforeseeable)
+        every = "".join(f" & ({k[4]})" for k in keys)
+        fast = (f"{_inline(sig)} {{ {slot}if (((e.epoch == EPOCH) | (e.last & e.clean & (e.lin == s.z.lin.id))){every}) "
                 f"{{ e.epoch = EPOCH; {hit} }} return {_slow(sig, args)}; }}")
         return (f"{_slow_sig(sig)} {{ {slot}"
                 f"if (e.epoch == EPOCH{same}) {hit} if (e.last{same}) {{ "
@@ -518,6 +521,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         values, work and calls as before: only which are checked changes)."""
         key = ("COMPONENT", name)
         same = "".join(f" && e.{q} == {a}" for q, a, _ in others)
+        every = "".join(f" & (e.{q} == {a})" for q, a, _ in others)   # (no branch each: _kept_hop)
         entry = (f"struct {{ uint32_t refs = 0; bool clean = false; bool moved = false; uint32_t nt = 0; Id tz[{TOUCHED} + 1]; "
                  f"uint64_t lin = 0; Id at = -1; "
                  f"{' '.join(f'{self.ct(t)} {q};' for q, _, t in others)} {rt} v; I work; I calls; List<uint64_t> deps; }}")
@@ -538,7 +542,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         again = self._rejoin(name, check, args, pool, point, cell)
         # (a clean entry read in the caller: the rest a call of its own)
         fast = (f"{_inline(sig)} {{ if ((uint32_t){start} < (uint32_t)NZ) {{ int32_t r_ = {cell}[{start}]; "
-                f"if (r_ >= 0) {{ auto& e = {pool}[r_]; if (e.clean && e.lin == s.z.lin.id{same}) {hit} }} }} "
+                f"if (r_ >= 0) {{ auto& e = {pool}[r_]; if (e.clean & (e.lin == s.z.lin.id){every}) {hit} }} }} "
                 f"return {_slow(sig, args)}; }}")
         return (f"{_slow_sig(sig)} {{ if ({start} < 0 || {start} >= NZ) return {fn}(s{args}); int32_t r_ = {cell}[{start}]; "
                 f"if (r_ >= 0) {{ auto& e = {pool}[r_]; if (true{same}) {{ if (e.clean && e.lin == s.z.lin.id) {hit} "

@@ -627,12 +627,9 @@ struct List {
     }
     __attribute__((noinline)) static void release(Rep* r) { delete r; }
     // the same list: the same header (or both empty), or the same elements in the
-    // handle (a memo's arguments)
+    // handle (a memo's arguments); with no branch: p is all's bytes, after the elements 0
     bool same(const List& o) const {
-        if constexpr (HANDLE > 0) {
-            if (h.k != o.h.k) return false;
-            if (h.k <= HANDLE) return h.all == o.h.all;
-        }
+        if constexpr (HANDLE > 0) return (h.k == o.h.k) & (h.all == o.h.all);
         return h.p == o.h.p;
     }
     // one list made once, shared: the same header, or both empty (none in a handle)
@@ -1293,12 +1290,12 @@ static bool contains(const List<T>& l, const typename std::common_type<T>::type&
         if (n >= 16) {
             if (!l.rep()) return false;
             uint32_t h = x.hash();
-            // (the elements of the same hash looked at alone)
+            // (the elements of the same hash looked at alone: rare, laid out of the way)
             const HashIndex& ix = hash_index(l);
             for (uint32_t k = ix.slot(h);; k = (k + 1) & ix.mask) {
                 int32_t i = ix.at[k];
                 if (i < 0) return false;
-                if (ix.hs[(size_t)i] == h && l[(size_t)i].size() == n && eq(x, l[(size_t)i])) return true;
+                if (__builtin_expect(ix.hs[(size_t)i] == h, 0) && l[(size_t)i].size() == n && eq(x, l[(size_t)i])) return true;
             }
         }
     }
