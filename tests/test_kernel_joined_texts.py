@@ -53,6 +53,15 @@ def test_a_part_taken_under_a_condition_is_read_where_it_is():
     assert "? static_cast<const Str&>(" in source
 
 
+def test_the_parts_never_none_are_read_with_no_test_for_none():
+    """A text written in the rules, a cell's name, a join, and a choice between them are
+    given to the join as never none (kernel_text_parts.py); a function's text is tested."""
+    source = kernel.Gen(compiled(False)).source()
+    name = source[source.index("uF_name(St& s, Id uA_c) {"):].split("\n")[0]
+    assert name.count("sure(") == 12 and name.startswith("uF_name(St& s, Id uA_c) { return scatn(s, sure(T")
+    assert "sure(uF_" not in source   # (tag(c), long(c): functions, their texts tested)
+
+
 @needs_kernel
 def test_its_games_are_python_s():
     kernel_playouts_as_python(compiled(True), compiled(False), 12, seed=3)

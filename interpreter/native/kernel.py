@@ -65,6 +65,7 @@ from .kernel_rows import SHORT_INLINE, TabledRows, short_loops
 from .kernel_tables import Tables
 from .kernel_text_parts import TextParts
 from .kernel_types import BOOL, IDS, INT, STR, Unsupported, has_none
+from .kernel_unread import UnreadLets
 from .kernel_unroll import KnownLoops
 from .kernel_walk_views import WalkViews
 from .kernel_walks import CELL_ID, BoardWalks
@@ -848,6 +849,7 @@ class Proc(ChanceStatements):
         self.code: list[str] = []   # C++ of each instruction, by pc
         self.locals: dict[str, T] = dict(ptypes)
         self._types()
+        self.unread = UnreadLets(self.core, gen.b.calls)   # (lets a counted decision leaves unmade)
         self.sc = {n: (f"f->{self.field(n)}", t) for n, t in self.locals.items()}
 
     # ------------------------------------------------------------ locals
@@ -904,7 +906,7 @@ class Proc(ChanceStatements):
         end = self.here()
         self.gen.proc_ends.append(end)
         labels = "".join(f"case {i}: goto I{i};" for i in range(end + 1))
-        out = [(f"static void P{self.k}(St& s) {{ Frame* f = &s.stack.back(); "
+        out = [(f"static void P{self.k}(St& s) {{ Frame* f = &s.stack.back(); {self.unread.locals()}"
                f"switch (f->pc) {{ {labels} default: bail(); }}")]
         for i, c in enumerate(self.code):
             out.append(f"I{i}: {c}")
@@ -1002,7 +1004,7 @@ class Proc(ChanceStatements):
         t = self.locals[i.var]
         target = f"f->{self.field(i.var)}"
         done = self._appended(target, i.value, t)
-        self.emit(f"{done or f'{target} = {self._value(i.value, t)};'} {self.go(self.nxt)}")
+        self.emit(f"{self.unread.let(self.here(), done or f'{target} = {self._value(i.value, t)};')} {self.go(self.nxt)}")
 
     def _SetGlobal(self, i: ops.SetGlobal):
         t = self.gen.typeref(self.gen.c.vars[i.var].type)

@@ -6,7 +6,11 @@ text of the rules, or a table's, copied for a moment): it is now a reference to 
 one taken, read where it is. ``scatn`` reads its parts before the expression it is in
 ends, and a text made for a part (a call, another join) lives until then, so the
 reference is good while it is read. Only ``scatn``'s parts are written so: a reference
-elsewhere could outlive the text made for it."""
+elsewhere could outlive the text made for it.
+
+A part that is never none (a text written in the rules, a cell's name, a join of texts,
+or a choice between such parts) is given as ``sure(x)``: ``scatn`` reads its length
+without the test for none every other part has (cxx/kernel_texts.hpp)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -19,12 +23,28 @@ class TextParts:
 
     if TYPE_CHECKING:
         def expr(self, e, sc: dict, want=None) -> str: ...
+        def ty(self, e): ...
 
     def _text_part(self, e, sc: dict, t) -> str:
         """A part of a join of texts: where it is ``if c then x else y``, the one taken as
         a reference (each of x and y a part again), else the text itself."""
         if e.node != "CondExpr":
-            return self.expr(e, sc, t)
-        a, b = self._text_part(e.then, sc, t), self._text_part(e.other, sc, t)
-        return (f"({self.expr(e.cond, sc, BOOL)} ? static_cast<const Str&>({a}) "
-                f": static_cast<const Str&>({b}))")
+            code = self.expr(e, sc, t)
+        else:
+            a, b = self._text_part(e.then, sc, t), self._text_part(e.other, sc, t)
+            code = (f"({self.expr(e.cond, sc, BOOL)} ? static_cast<const Str&>({a}) "
+                    f": static_cast<const Str&>({b}))")
+        return f"sure({code})" if self._never_none(e) else code
+
+    def _never_none(self, e) -> bool:
+        """Whether the text ``e`` is never none: see the module's docstring."""
+        match e.node:
+            case "StrLit":
+                return True
+            case "Attr":
+                return e.name == "name" and self.ty(e.obj).tag == "cell"
+            case "BinOp":
+                return e.op == "+"
+            case "CondExpr":
+                return self._never_none(e.then) and self._never_none(e.other)
+        return False

@@ -1,6 +1,15 @@
 // Texts made by the rules (written into every kernel by interpreter/native/kernel_module.py
 // once St is declared).
 //
+// a part of a join of texts that is never none (kernel_text_parts.py): read with no test
+// for none (``nn``), as the text it holds everywhere else
+struct Sure {
+    const Str& s;
+    operator const Str&() const { return s; }
+};
+static inline Sure sure(const Str& s) { return Sure{s}; }
+static inline const Str& nn(const Sure& x) { return x.s; }
+
 // the bytes of x after the k bytes of buf (64 bytes of text, 24 more of room): a short
 // text, kept inside its object, copied as its 24 bytes at once
 static inline size_t put_short(char* buf, size_t k, const Str& x) { return k + x.put(buf + k); }
