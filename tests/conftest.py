@@ -53,6 +53,12 @@ def pytest_unconfigure(config):
 # everything. The install tests (a minute, and the package index) are slow as a whole.
 SLOW_FILES = {"test_install.py"}
 SLOW = {
+    "test_kernel_ranges.py": (
+        "test_the_work_of_a_range_kept_is_counted_as_python_counts_it",
+    ),
+    "test_kernel_unread_lets.py": (
+        "test_a_list_left_unmade_fails_for_want_of_work_as_in_python",
+    ),
     "test_kernel_list_join.py": (
         "test_the_work_counted_is_python_s_to_the_last_unit",
     ),
