@@ -176,6 +176,7 @@ class TabledRows:
                 return False
         return True
 
+
 def _stride(sizes: list[int], i: int) -> int:
     n = 1
     for m in sizes[i + 1:]:
