@@ -65,7 +65,6 @@ def compiled(native: bool, budgets=None, rules: str = RULES):
     return prog.for_players(2)
 
 
-
 def test_counts_compared_with_numbers_stop_where_nothing_they_skip_could_tell():
     source = kernel.Gen(compiled(False)).source()
     # (full and held, the end test's empty cells, the turn's comparisons but the one

@@ -16,12 +16,15 @@ text does not fails here.
   rechecked by its cells (``_own_cond``): each checked against what the regular
   expressions that decided it before read in the text (kept here alone, as the test's
   reading of the text; a part of an element tabled by rows is the IR's fact
-  ``given_alone``, checked in test_kernel_rows_facts.py).
+  ``given_alone``, checked in test_kernel_rows_facts.py); and every mention of the state
+  an expression's C++ makes noted in the ``Reads`` of its scope (a mention no note saw
+  would make a keep think the expression reads nothing).
 
 No kernel is compiled: the facts are read beside the source ``Gen`` writes."""
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -360,3 +363,92 @@ def test_each_decision_reads_what_the_printer_noted(monkeypatch):
     seen: dict = {"lasting": set(), "cells": set(), "conds": set()}
     _check_reads(gen, [(body, out) for body, out in bodies if out is not kept["pile"]], "reads", seen)
     assert all(v == {True, False} for v in seen.values()), seen
+
+
+# ------------------------------------------------------- every state written, noted
+_BARE = re.compile(r"(?<![\w.])s(?![\w])")   # (the state, as the printers write it)
+_MARK = re.compile(r"\bs[OCZ](\d+)_")        # (the state as _marked's notes write it)
+_TEXT = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def _marked(monkeypatch) -> dict:
+    """kernel_reads.py's notes made to write the state marked with the number of the
+    ``Reads`` they noted it in (``sO3_``, ``sC3_``, ``sZ3_.z``: state, counters, a zone's
+    read; 0: none asked), in every module that imported them; the numbers, by the
+    Reads' id."""
+    numbers: dict = {}
+
+    def number(sc) -> int:
+        r = kernel_reads.reads_of(sc)
+        return 0 if r is None else numbers.setdefault(id(r), len(numbers) + 1)
+
+    real = {n: getattr(kernel_reads, n) for n in ("state", "counters", "zone_read")}
+
+    def state(sc):
+        real["state"](sc)
+        return f"sO{number(sc)}_"
+
+    def counters(sc):
+        real["counters"](sc)
+        return f"sC{number(sc)}_"
+
+    def zone_read(sc, op, zone, more=""):
+        return real["zone_read"](sc, op, zone, more).replace("s.z.", f"sZ{number(sc)}_.z.", 1)
+
+    made = {"state": state, "counters": counters, "zone_read": zone_read}
+    for module in [m for name, m in sys.modules.items() if name.startswith("meeple.interpreter")]:
+        for name, f in real.items():
+            if getattr(module, name, None) is f:
+                monkeypatch.setattr(module, name, made[name])
+    return numbers
+
+
+class _Marked(kernel.Gen):
+    """A printer that prints each expression not printed inside another with a ``Reads``
+    of its own, the state written marked (``_marked``): a mention of the state unmarked,
+    or marked for another ``Reads``, is one no note saw (``missed``)."""
+
+    def __init__(self, prog, numbers: dict):
+        super().__init__(prog)
+        self.numbers, self.missed, self.checked = numbers, [], 0
+
+    def expr(self, e, sc, want=None):
+        if kernel_reads.READS in sc:
+            return super().expr(e, sc, want)
+        reads = kernel_reads.Reads()
+        code = super().expr(e, kernel_reads.reading(sc, reads), want)
+        text = _TEXT.sub('""', str(code))
+        for g, _args in reads.calls:   # (a rule function's call: noted by its name)
+            text = re.sub(rf"\b{ident('F', g)}\(s\b", "(", text)
+        mine = self.numbers.get(id(reads))
+        if _BARE.search(text) or any(int(m.group(1)) != mine for m in _MARK.finditer(text)):
+            self.missed.append(text)
+        self.checked += 1
+        return code
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_every_state_an_expression_writes_is_noted(name, monkeypatch):
+    # (a write of the state no note saw would make a keep think an expression reads
+    # nothing of it: silently wrong)
+    numbers = _marked(monkeypatch)
+    base = interpreter.load(name)
+    gen = _Marked(base.for_players(base.min_players), numbers)
+    gen.source()
+    assert gen.checked > 0 and numbers
+    assert gen.missed == [], gen.missed[:3]
+
+
+def test_a_state_written_unnoted_is_seen(monkeypatch):
+    # (the check above, on a printer that writes a variable's state without its note)
+    numbers = _marked(monkeypatch)
+    real = kernel.Gen._Var
+
+    def unnoted(self, e, sc):
+        code = real(self, e, sc)
+        return re.sub(r"^sO\d+_\.", "s.", code)
+    monkeypatch.setattr(kernel.Gen, "_Var", unnoted)
+    from lockstep import program_of
+    gen = _Marked(program_of(READS_RULES, "reads.meeple", False), numbers)
+    gen.source()
+    assert any("s.uG_ko" in t for t in gen.missed)

@@ -62,7 +62,6 @@ def compiled(native: bool, budgets=None):
     return program_of(RULES, "joins.meeple", native, budgets)
 
 
-
 def test_joins_whose_first_part_is_made_for_them_are_built_in_one_list_and_tables_read_in_place():
     source = kernel.Gen(compiled(False)).source()
     for name in ("near", "mixed", "seats", "many"):

@@ -111,27 +111,16 @@ class Pure:
     def _variables_in(self, e, local: set[str], out: set[tuple[str, str]]) -> None:
         """Adds to ``out`` the variables ``e`` reads, ``local`` the names bound around it
         (a loop's variable from its next clause on, hiding a variable of its name)."""
-        if e.node in ("Comprehension", "Aggregate"):
-            comp = e.comp if e.node == "Aggregate" else e
-            inner = set(local)
-            for cl in comp.clauses:
-                self._variables_in(cl.iter, inner, out)
-                inner.add(cl.var)
-            for x in (comp.cond, comp.elem):
-                if x is not None:
-                    self._variables_in(x, inner, out)
-            return
         c = self.c
-        if e.node == "Var" and e.name not in local and e.name in c.vars:
-            out.add(("player" if c.vars[e.name].per_player else "global", e.name))
-        elif e.node == "Attr":
-            t = c.type_of(e.obj)
-            if t.tag == "item" and e.name in c.item_vars.get(t.arg, {}):
-                out.add(("item", e.name))
-        elif e.node == "Call" and self.call_kind(e) == "player_var":
-            out.add(("player", e.func))
-        for x in _kids(e):
-            self._variables_in(x, local, out)
+        for n, bound in _scoped(e, local):
+            if n.node == "Var" and n.name not in bound and n.name in c.vars:
+                out.add(("player" if c.vars[n.name].per_player else "global", n.name))
+            elif n.node == "Attr":
+                t = c.type_of(n.obj)
+                if t.tag == "item" and n.name in c.item_vars.get(t.arg, {}):
+                    out.add(("item", n.name))
+            elif n.node == "Call" and self.call_kind(n) == "player_var":
+                out.add(("player", n.func))
 
     def _own_reads(self, name: str) -> frozenset[str] | None:
         """What the body of ``name`` itself reads (see ``state_reads``), its calls of
@@ -147,20 +136,13 @@ class Pure:
         """Adds to ``names`` the global variables ``e`` reads, ``local`` the names bound
         around it (a loop's variable from its next clause on, hiding a global of its
         name); False where it reads anything else of the state."""
-        if e.node in ("Comprehension", "Aggregate"):
-            comp = e.comp if e.node == "Aggregate" else e
-            inner = set(local)
-            for cl in comp.clauses:
-                if not self._reads_in(cl.iter, inner, names):
-                    return False
-                inner.add(cl.var)
-            return all(self._reads_in(x, inner, names) for x in (comp.cond, comp.elem) if x is not None)
-        got = self._node_reads(e, local)
-        if got is _STATE:
-            return False
-        if got is not None:
-            names.add(got)
-        return all(self._reads_in(x, local, names) for x in _kids(e))
+        for n, bound in _scoped(e, local):
+            got = self._node_reads(n, bound)
+            if got is _STATE:
+                return False
+            if got is not None:
+                names.add(got)
+        return True
 
     def _node_reads(self, n, local: set[str]):
         """What the node ``n`` reads by itself (not its operands): None (nothing of the
@@ -193,6 +175,25 @@ class Pure:
         if state == "place":
             return _STATE if self.c.type_of(e.args[0]).tag != "list" else None
         return _STATE if state else None
+
+
+def _scoped(e, local: set[str]):
+    """Each node of ``e`` with the names bound around it (``local``, and a loop's variable
+    from its next clause on), a node before the nodes below it; a comprehension (or an
+    aggregate's) by its clauses' lists, then its condition and its element, not itself."""
+    if e.node in ("Comprehension", "Aggregate"):
+        comp = e.comp if e.node == "Aggregate" else e
+        inner = local
+        for cl in comp.clauses:
+            yield from _scoped(cl.iter, inner)
+            inner = inner | {cl.var}
+        for x in (comp.cond, comp.elem):
+            if x is not None:
+                yield from _scoped(x, inner)
+        return
+    yield e, local
+    for x in _kids(e):
+        yield from _scoped(x, local)
 
 
 def _kids(n):

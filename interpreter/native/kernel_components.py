@@ -11,8 +11,8 @@ the zones noted and an entry for each of its cells.
 
 The walk reads each zone through COND alone, and COND reads no zone but its cell's
 (as the printer noted printing it, kernel_reads.py; else nothing of this applies): its
-value for a cell is that of the cell's items and the other arguments, the same in the entry. So where every
-zone noted whose stamp changed gives COND the value the walk had for it (true for a
+value for a cell is that of the cell's items and the other arguments, the same in the
+entry. So where every zone noted whose stamp changed gives COND the value the walk had for it (true for a
 cell found, false for any other), the walk would go the same way now: the same cells in
 the same order, the same work counted (COND counts none and calls no rule function:
 core/memo.py), the same zones read. ``uV_name`` checks that, evaluating COND only for

@@ -151,6 +151,7 @@ class TabledRows:
         return fn
 
 
+
 def _stride(sizes: list[int], i: int) -> int:
     n = 1
     for m in sizes[i + 1:]:

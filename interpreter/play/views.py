@@ -322,10 +322,12 @@ def _told_by_messages(program, run: list[Fallen], end: int | None, state: dict) 
     want: Counter[tuple[str, object]] = Counter((f.type, f.value) for f in run)
     if run[0].kind == "roll" and run[0].player is not None:
         want[("player", run[0].player)] += 1
-    entry = log[k]
-    have: Counter[tuple[str, object]] = Counter(
-        (t, v) for t, v in zip(program.logs[entry[0]].types, entry[1]) if isinstance(v, int | str))
-    return not want - have
+    return not want - _said_values(program, log[k])
+
+
+def _said_values(program, entry: list) -> Counter[tuple[str, object]]:
+    """The numbers and names a message of the log (``entry``) says, each with its type."""
+    return Counter((t, v) for t, v in zip(program.logs[entry[0]].types, entry[1]) if isinstance(v, int | str))
 
 
 def move_told(before: Game, move, state: dict, seat) -> bool:
@@ -342,11 +344,9 @@ def move_told(before: Game, move, state: dict, seat) -> bool:
     if not isinstance(move.value, int | str) or code == "item" or move.player is None \
             or not 0 <= k < len(log) or choice_hidden(before, move.player, seat):
         return False
+    # (an item it says, which a seat may not read, is never one of these: code is no item)
     want: Counter[tuple[str, object]] = Counter([("player", move.player), (code, move.value)])
-    have: Counter[tuple[str, object]] = Counter(
-        (t, v) for t, v in zip(before.program.logs[log[k][0]].types, log[k][1])
-        if t != "item" and isinstance(v, int | str))
-    return not want - have
+    return not want - _said_values(before.program, log[k])
 
 
 def chance_seen_at_start(program, players: int, seed: int) -> list[Fallen]:
