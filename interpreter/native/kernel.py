@@ -55,6 +55,7 @@ from .kernel_driver import Driver
 from .kernel_early import EarlyCounts
 from .kernel_emptiness import EmptyLists
 from .kernel_epoch import EpochSteps
+from .kernel_fold import ConstantJoins
 from .kernel_joins import JoinedLists
 from .kernel_layout import LOOP_INDEX, Layout, plain
 from .kernel_memo import MemoCalls
@@ -75,7 +76,7 @@ _PLAIN_MAX = (1 << 62) - 1
 
 
 class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists, KnownLoops,
-          EmptyLists, WalkViews, TabledRows):
+          EmptyLists, WalkViews, TabledRows, ConstantJoins):
     """Writes the C++ of one program (``source()``)."""
 
     def __init__(self, prog):
@@ -391,7 +392,8 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
             return f"irange(s, {self.expr(e.left, sc, INT)}, {self.expr(e.right, sc, INT)})"
         t = self.ty(e)
         if op == "+" and t.tag == "list":
-            joined = self.joined_lists(e, sc, t)   # (built in one list: kernel_joins.py)
+            # (made once: kernel_fold.py; built in one list: kernel_joins.py)
+            joined = self.constant_join(e, sc, t) or self.joined_lists(e, sc, t)
             if joined is not None:
                 return joined
             return f"wcat(s, {self.expr(e.left, sc, t)}, {self.expr(e.right, sc, t)})"
