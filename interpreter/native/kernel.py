@@ -55,6 +55,7 @@ from .kernel_driver import Driver
 from .kernel_early import EarlyCounts
 from .kernel_emptiness import EmptyLists
 from .kernel_epoch import EpochSteps
+from .kernel_filters import FilteredCalls
 from .kernel_fold import ConstantJoins
 from .kernel_joins import JoinedLists
 from .kernel_layout import LOOP_INDEX, Layout, plain
@@ -76,7 +77,7 @@ _PLAIN_MAX = (1 << 62) - 1
 
 
 class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists, KnownLoops,
-          EmptyLists, WalkViews, TabledRows, ConstantJoins):
+          EmptyLists, WalkViews, TabledRows, ConstantJoins, FilteredCalls):
     """Writes the C++ of one program (``source()``)."""
 
     def __init__(self, prog):
@@ -698,8 +699,8 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         kind = self.facts.call_kind(e)   # (core/facts.py)
         if kind == "builtin":
             return self.builtin(e, f, sc)
-        if kind == "function":
-            return self.function_call(e, sc)   # (kernel_memo.py)
+        if kind == "function":   # (a filter over a list made for it: kernel_filters.py)
+            return self.filtered_call(e, sc) or self.function_call(e, sc)   # (kernel_memo.py)
         if kind in ("tuple", "rows"):
             fn = self.tables.relation_n(f, len(e.args))
             return f"{fn}({', '.join(self.expr(a, sc) for a in e.args)})"
