@@ -519,8 +519,10 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
             # (a list a name holds is walked where it is: nothing changes it meanwhile;
             # so is one of two such lists chosen by a condition)
             either = self._named_either(it, inner, t)
-            ref = "&" if either or self._named(it, inner) else ""
-            head = f"{{ const {self.ct(t)}{ref} {xs} = {either or self.expr(it, inner, t)}; {work}"
+            ray = self.ray_ref(it, inner)   # (a kept ray read where it is: kernel_walks.py)
+            ref = "&" if either or ray or self._named(it, inner) else ""
+            head = f"{{ {ray[0] if ray else ''}const {self.ct(t)}{ref} {xs} = " \
+                   f"{either or (ray[1] if ray else self.expr(it, inner, t))}; {work}"
             # (the last loop over a board's cells may walk only those its condition's
             # static part lets through: kernel_cells.py)
             walk = self.cells.walk(cl, comp.cond, inner) if i == len(comp.clauses) - 1 else None
@@ -588,9 +590,11 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         inner[cl.var] = (var, t.arg)
         cond = self.expr(comp.cond, inner, BOOL)
         xs, n = self.fresh("xs"), self.fresh("n")
-        ref = "&" if self._named(cl.iter, sc) else ""
+        ray = self.ray_ref(cl.iter, sc)
+        ref = "&" if ray or self._named(cl.iter, sc) else ""
         more = f"{reserve}.reserve({xs}.size()); " if reserve is not None else ""
-        return (f"{{ const {self.ct(t)}{ref} {xs} = {self.expr(cl.iter, sc, t)}; {more}I {n} = 0; "
+        return (f"{{ {ray[0] if ray else ''}const {self.ct(t)}{ref} {xs} = "
+                f"{ray[1] if ray else self.expr(cl.iter, sc, t)}; {more}I {n} = 0; "
                 f"for (const {el}& {var} : {xs}) {{ ++{n}; {{ {inside} }} if ({cond}) break; }} "
                 f"W(s, 2 * {n}); }}")
 
