@@ -62,6 +62,7 @@ from .kernel_layout import LOOP_INDEX, Layout, plain
 from .kernel_memo import MemoCalls
 from .kernel_module import ModuleWriter
 from .kernel_ordered import ascending_options, reserve_size
+from .kernel_ranged import RangedCalls
 from .kernel_rows import SHORT_INLINE, TabledRows, short_loops
 from .kernel_tables import Tables
 from .kernel_text_parts import TextParts
@@ -77,7 +78,8 @@ _PLAIN_MAX = (1 << 62) - 1
 
 
 class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists, KnownLoops,
-          EmptyLists, WalkViews, TabledRows, ConstantJoins, FilteredCalls):
+          EmptyLists, WalkViews, TabledRows, ConstantJoins, FilteredCalls,
+          RangedCalls):
     """Writes the C++ of one program (``source()``)."""
 
     def __init__(self, prog):
@@ -304,6 +306,9 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         known = self.known_index(e, sc)   # (an element of a loop written out: kernel_unroll.py)
         if known is not None:
             return known
+        ranged = self.ranged_index(e, sc)   # (an index known within a board's cells: kernel_ranged.py)
+        if ranged is not None:
+            return ranged
         return f"at({self.expr(e.obj, sc)}, {self.expr(e.index, sc, INT)})"
 
     def _ListLit(self, e, sc, want: T | None = None):
@@ -425,14 +430,14 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
     def _arith(self, e, a: str, b: str) -> str:
         """``a op b`` of two ints (their texts)."""
         match e.op:
-            case "+" | "-" if self.facts.within(e, _PLAIN_MAX):  # (core/bounds.py)
+            case "+" | "-" if self.facts.within(e, _PLAIN_MAX, self.known_ranges(e)):  # (core/bounds.py)
                 return f"((I)({a}) {e.op} (I)({b}))"   # (ints of known ranges: no overflow, no none)
             case "+":
                 return f"add({a}, {b})"
             case "-":
                 return f"sub({a}, {b})"
             case "*":
-                if self.facts.within(e, min(self.b.integer, _PLAIN_MAX)):  # (core/bounds.py)
+                if self.facts.within(e, min(self.b.integer, _PLAIN_MAX), self.known_ranges(e)):
                     return f"({a} * {b})"   # (never over the integer budget: nothing to check)
                 return f"mul({a}, {b}, {self.b.integer}LL)"
             case "/":
@@ -491,9 +496,13 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
                 return (f"{{ I {lo} = {a}, {hi} = {b}; range_work(s, {lo}, {hi}); "
                         f"{sized(f'{hi} >= {lo} ? {hi} - {lo} + 1 : 0')}"
                         f"for (I {var} = {lo}; {var} <= {hi}; ++{var}) {{ {inside} }} }}")
-            if compact is None and (reserve is None or i > 0):   # (a short list known: kernel_unroll.py)
+            # (a short list known: kernel_unroll.py; the first loop of a list reserved
+            # for, where it walks a parameter known of a body in place: kernel_ranged.py)
+            if compact is None and (reserve is None or i > 0 or (it.node == "Var" and self.known_param(it))):
+                room = (lambda ys: f"{reserve}.reserve({reserve_size(self, comp, ys)}); ") \
+                    if reserve is not None and i == 0 else None
                 unrolled = self.unrolled_loop(it, inner, (var, el, t), lambda: clause(i + 1, deeper, cond),
-                                              self.facts.counted(it), sized)
+                                              self.facts.counted(it), sized, room)
                 if unrolled is not None:
                     return unrolled
             fused = self.fused_loop(it, inner, (var, el, t), lambda: clause(i + 1, deeper, cond)) if whole else None
@@ -704,7 +713,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         if kind == "builtin":
             return self.builtin(e, f, sc)
         if kind == "function":   # (a filter over a list made for it: kernel_filters.py)
-            return self.filtered_call(e, sc) or self.function_call(e, sc)   # (kernel_memo.py)
+            return self.filtered_call(e, sc) or self.ranged_call(e, sc) or self.function_call(e, sc)
         if kind in ("tuple", "rows"):
             fn = self.tables.relation_n(f, len(e.args))
             return f"{fn}({', '.join(self.expr(a, sc) for a in e.args)})"

@@ -61,6 +61,7 @@ class TabledRows:
         def fresh(self, base: str) -> str: ...
 
         def expr(self, e, sc: dict, want=None) -> str: ...
+        def calls_kept(self) -> Any: ...
 
     def tabled_rows(self, e, sc: dict) -> str | None:
         """The C++ of the comprehension ``e`` (compiled in the scope ``sc``) with a pure
@@ -86,8 +87,9 @@ class TabledRows:
         k = self.fresh(cl.var)
         inner = dict(sc)
         inner[cl.var] = (k, self.ty(it).arg)
-        elem = self.expr(e.elem, inner, t.arg)
-        here = self.expr(part, inner, self.ty(part))
+        with self.calls_kept():   # (the part's text found in the element's: kernel_ranged.py)
+            elem = self.expr(e.elem, inner, t.arg)
+            here = self.expr(part, inner, self.ty(part))
         if elem.count(here) != 1:
             return None
         r, out, a, b = self.fresh("row"), self.fresh("out"), self.fresh("lo"), self.fresh("hi")

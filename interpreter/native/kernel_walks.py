@@ -138,7 +138,7 @@ class BoardWalks:
                 f"static inline List<Id> {fn}(Id a{params}) {{ if (a < 0 || a >= {self.nz} || !({inside})) "
                 f"return {fn}_new(a{args}); size_t k_ = {index}; "
                 f"if (!{fn}_known[k_]) return {fn}_new(a{args}); return {fn}_made[k_]; }} "
-                f"static inline const List<Id>& {fn}_ref(Id a{params}, List<Id>& spare_) {{ "
+                f"static inline __attribute__((always_inline)) const List<Id>& {fn}_ref(Id a{params}, List<Id>& spare_) {{ "
                 f"if (a < 0 || a >= {self.nz} || !({inside})) return spare_ = {fn}_(a{args}); size_t k_ = {index}; "
                 f"if (!{fn}_known[k_]) {fn}_new(a{args}); return {fn}_made[k_]; }}")
 
