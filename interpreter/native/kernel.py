@@ -398,8 +398,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
             return f"irange(s, {self.expr(e.left, sc, INT)}, {self.expr(e.right, sc, INT)})"
         t = self.ty(e)
         if op == "+" and t.tag == "list":
-            # (made once: kernel_fold.py; built in one list: kernel_joins.py)
-            joined = self.constant_join(e, sc, t) or self.joined_lists(e, sc, t)
+            joined = self.made_join(e, sc, t)   # (made once, or built in one list: kernel_fold.py)
             if joined is not None:
                 return joined
             return f"wcat(s, {self.expr(e.left, sc, t)}, {self.expr(e.right, sc, t)})"
