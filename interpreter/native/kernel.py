@@ -55,11 +55,14 @@ from .kernel_driver import Driver
 from .kernel_early import EarlyCounts
 from .kernel_emptiness import EmptyLists
 from .kernel_epoch import EpochSteps
+from .kernel_filters import FilteredCalls
+from .kernel_fold import ConstantJoins
 from .kernel_joins import JoinedLists
 from .kernel_layout import LOOP_INDEX, Layout, plain
 from .kernel_memo import MemoCalls
 from .kernel_module import ModuleWriter
 from .kernel_ordered import ascending_options, reserve_size
+from .kernel_ranged import RangedCalls
 from .kernel_reads import StateReads, counters, state, zone_read
 from .kernel_rows import SHORT_INLINE, TabledRows, short_loops
 from .kernel_tables import Tables
@@ -77,7 +80,8 @@ _PLAIN_MAX = (1 << 62) - 1
 
 
 class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists, KnownLoops,
-          EmptyLists, WalkViews, TabledRows, StateReads):
+          EmptyLists, WalkViews, TabledRows, ConstantJoins, FilteredCalls,
+          RangedCalls, StateReads):
     """Writes the C++ of one program (``source()``)."""
 
     def __init__(self, prog):
@@ -307,6 +311,9 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         known = self.known_index(e, sc)   # (an element of a loop written out: kernel_unroll.py)
         if known is not None:
             return known
+        ranged = self.ranged_index(e, sc)   # (an index known within a board's cells: kernel_ranged.py)
+        if ranged is not None:
+            return ranged
         return f"at({self.expr(e.obj, sc)}, {self.expr(e.index, sc, INT)})"
 
     def _ListLit(self, e, sc, want: T | None = None):
@@ -397,7 +404,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
             return self.range_list(e, sc)   # (kernel_unroll.py)
         t = self.ty(e)
         if op == "+" and t.tag == "list":
-            joined = self.joined_lists(e, sc, t)   # (built in one list: kernel_joins.py)
+            joined = self.made_join(e, sc, t)   # (made once, or built in one list: kernel_fold.py)
             if joined is not None:
                 return joined
             return f"wcat({counters(sc)}, {self.expr(e.left, sc, t)}, {self.expr(e.right, sc, t)})"
@@ -428,14 +435,14 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
     def _arith(self, e, a: str, b: str) -> str:
         """``a op b`` of two ints (their texts)."""
         match e.op:
-            case "+" | "-" if self.facts.within(e, _PLAIN_MAX):  # (core/bounds.py)
+            case "+" | "-" if self.facts.within(e, _PLAIN_MAX, self.known_ranges(e)):  # (core/bounds.py)
                 return f"((I)({a}) {e.op} (I)({b}))"   # (ints of known ranges: no overflow, no none)
             case "+":
                 return f"add({a}, {b})"
             case "-":
                 return f"sub({a}, {b})"
             case "*":
-                if self.facts.within(e, min(self.b.integer, _PLAIN_MAX)):  # (core/bounds.py)
+                if self.facts.within(e, min(self.b.integer, _PLAIN_MAX), self.known_ranges(e)):
                     return f"({a} * {b})"   # (never over the integer budget: nothing to check)
                 return f"mul({a}, {b}, {self.b.integer}LL)"
             case "/":
@@ -494,9 +501,13 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
                 return (f"{{ I {lo} = {a}, {hi} = {b}; range_work({counters(inner)}, {lo}, {hi}); "
                         f"{sized(f'{hi} >= {lo} ? {hi} - {lo} + 1 : 0')}"
                         f"for (I {var} = {lo}; {var} <= {hi}; ++{var}) {{ {inside} }} }}")
-            if compact is None and (reserve is None or i > 0):   # (a short list known: kernel_unroll.py)
+            # (a short list known: kernel_unroll.py; the first loop of a list reserved
+            # for, where it walks a parameter known of a body in place: kernel_ranged.py)
+            if compact is None and (reserve is None or i > 0 or (it.node == "Var" and self.known_param(it))):
+                room = (lambda ys: f"{reserve}.reserve({reserve_size(self, comp, ys)}); ") \
+                    if reserve is not None and i == 0 else None
                 unrolled = self.unrolled_loop(it, inner, (var, el, t), lambda: clause(i + 1, deeper, cond),
-                                              self.facts.counted(it), sized)
+                                              self.facts.counted(it), sized, room)
                 if unrolled is not None:
                     return unrolled
             fused = self.fused_loop(it, inner, (var, el, t), lambda: clause(i + 1, deeper, cond)) if whole else None
@@ -522,8 +533,10 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
             # (a list a name holds is walked where it is: nothing changes it meanwhile;
             # so is one of two such lists chosen by a condition)
             either = self._named_either(it, inner, t)
-            ref = "&" if either or self._named(it, inner) else ""
-            head = f"{{ const {self.ct(t)}{ref} {xs} = {either or self.expr(it, inner, t)}; {work}"
+            ray = self.ray_ref(it, inner)   # (a kept ray read where it is: kernel_walks.py)
+            ref = "&" if either or ray or self._named(it, inner) else ""
+            head = f"{{ {ray[0] if ray else ''}const {self.ct(t)}{ref} {xs} = " \
+                   f"{either or (ray[1] if ray else self.expr(it, inner, t))}; {work}"
             # (the last loop over a board's cells may walk only those its condition's
             # static part lets through: kernel_cells.py)
             walk = self.cells.walk(cl, comp.cond, inner) if i == len(comp.clauses) - 1 else None
@@ -592,9 +605,11 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         inner[cl.var] = (var, t.arg)
         cond = self.expr(comp.cond, inner, BOOL)
         xs, n = self.fresh("xs"), self.fresh("n")
-        ref = "&" if self._named(cl.iter, sc) else ""
+        ray = self.ray_ref(cl.iter, sc)
+        ref = "&" if ray or self._named(cl.iter, sc) else ""
         more = f"{reserve}.reserve({xs}.size()); " if reserve is not None else ""
-        return (f"{{ const {self.ct(t)}{ref} {xs} = {self.expr(cl.iter, sc, t)}; {more}I {n} = 0; "
+        return (f"{{ {ray[0] if ray else ''}const {self.ct(t)}{ref} {xs} = "
+                f"{ray[1] if ray else self.expr(cl.iter, sc, t)}; {more}I {n} = 0; "
                 f"for (const {el}& {var} : {xs}) {{ ++{n}; {{ {inside} }} if ({cond}) break; }} "
                 f"W({counters(sc)}, 2 * {n}); }}")
 
@@ -703,8 +718,8 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         kind = self.facts.call_kind(e)   # (core/facts.py)
         if kind == "builtin":
             return self.builtin(e, f, sc)
-        if kind == "function":
-            return self.function_call(e, sc)   # (kernel_memo.py)
+        if kind == "function":   # (a filter over a list made for it: kernel_filters.py)
+            return self.filtered_call(e, sc) or self.ranged_call(e, sc) or self.function_call(e, sc)
         if kind in ("tuple", "rows"):
             fn = self.tables.relation_n(f, len(e.args))
             return f"{fn}({', '.join(self.expr(a, sc) for a in e.args)})"

@@ -58,6 +58,7 @@ class TabledRows:
         def fresh(self, base: str) -> str: ...
 
         def expr(self, e, sc: dict, want=None) -> str: ...
+        def calls_kept(self) -> Any: ...
 
     def tabled_rows(self, e, sc: dict) -> str | None:
         """The C++ of the comprehension ``e`` (compiled in the scope ``sc``) with a pure
@@ -84,7 +85,8 @@ class TabledRows:
         inner = dict(sc)
         inner[cl.var] = (k, self.ty(it).arg)
         inner[id(part)] = (f"{r}[{k} - ({lo}LL)]", self.ty(part))   # (the part read from its row: Gen.expr)
-        elem = self.expr(e.elem, inner, t.arg)
+        with self.calls_kept():   # (as a call is printed where the part is tabled: kernel_ranged.py)
+            elem = self.expr(e.elem, inner, t.arg)
         out, a, b = self.fresh("out"), self.fresh("lo"), self.fresh("hi")
         given = "".join(f", {sc[n][0]}" for n, _t in locals_)
         return (f"([&]() -> {self.ct(t)} {{ Build<{el}> {out}; {{ I {a} = ((I){lo}LL), {b} = ((I){hi}LL); "

@@ -31,6 +31,7 @@ class KnownLoops:
         def fresh(self, base: str) -> str: ...
         def ct(self, t) -> str: ...
         def expr(self, e, sc: dict, want=None) -> str: ...
+        def known_param(self, e) -> Any: ...
 
     def known_value(self, e, depth: int = 0):
         """The value of ``e`` where it is known before any game: a number written out
@@ -48,6 +49,11 @@ class KnownLoops:
         if n == "Call" and not e.args and depth < _DEPTH and self.facts.call_kind(e) == "function" \
                 and e.func not in self.recursive:
             return self.known_value(self.c.functions[e.func].body, depth + 1)
+        if n == "BinOp" and e.op == "+" and depth < _DEPTH:   # (a join of such lists)
+            a, b = self.known_value(e.left, depth + 1), self.known_value(e.right, depth + 1)
+            return a + b if isinstance(a, list) and isinstance(b, list) else None
+        if n == "Var":   # (a parameter of a body compiled in place: kernel_ranged.py)
+            return self.known_param(e)
         return None
 
     def _known(self) -> dict[str, Any]:
@@ -55,13 +61,15 @@ class KnownLoops:
         (the list of numbers of an element written out), while its body is compiled."""
         return self.__dict__.setdefault("known_vars", {})
 
-    def unrolled_loop(self, it, sc: dict, var_el_t: tuple, inside, work_counted: bool, sized) -> str | None:
+    def unrolled_loop(self, it, sc: dict, var_el_t: tuple, inside, work_counted: bool, sized,
+                      room=None) -> str | None:
         """The loop over ``it`` written out element by element (``var_el_t``: its
         variable, the C++ type of the elements, the list's type; ``inside()``: the body,
         compiled once per element), where ``it``'s value is known: a list of at most
         UNROLL_MAX numbers, or of lists of numbers. ``work_counted``: the list counts
         its own work (else counted here, as ``Gen.loops`` does); ``sized(n)``: the
-        statement ``loops`` puts before a loop of ``n`` elements. Else None."""
+        statement ``loops`` puts before a loop of ``n`` elements; ``room(xs)``: the one that
+        reserves a vector's room for the loops over the list ``xs``. Else None."""
         var, el, t = var_el_t
         vals = self.known_value(it)
         if not isinstance(vals, list) or not vals or len(vals) > UNROLL_MAX \
@@ -70,7 +78,7 @@ class KnownLoops:
             return None
         xs = self.fresh("xs")
         head = f"{{ const {self.ct(t)}& {xs} = {self.expr(it, sc, t)}; "
-        head += ("" if work_counted else f"W({counters(sc)}, {xs}.size()); ") + sized(str(len(vals)))
+        head += ("" if work_counted else f"W({counters(sc)}, {xs}.size()); ") + sized(str(len(vals))) + (room(xs) if room else "")
         known = self._known()
         turns = []
         for k, v in enumerate(vals):

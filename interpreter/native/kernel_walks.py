@@ -128,6 +128,9 @@ class BoardWalks:
             f"static inline const List<Id>* {fn}_pre(Id a{params}) {{ if (a < 0 || a >= {self.nz} || !({inside})) "
             f"return nullptr; size_t k_ = {index}; const List<Id>* p_ = {fn}_pres[k_]; "
             f"return p_ ? p_ : {fn}_pre_new(a{args}, k_); }}")
+        # ``fn_ref``: the ray read where it is kept, with no copy of its list (a loop's,
+        # ``ray_ref``); one not kept made into ``spare_``, the caller's
+        self._ray_refs().add(fn)
         return (f"static List<Id>* const {fn}_made = new List<Id>[{size}]; "
                 f"static uint8_t* const {fn}_known = new uint8_t[{size}](); "
                 f"__attribute__((noinline)) static List<Id> {fn}_new(Id a{params}) {{ "
@@ -135,7 +138,27 @@ class BoardWalks:
                 f"{fn}_made[k_] = {fn}_(a{args}); {fn}_known[k_] = 1; return {fn}_made[k_]; }} "
                 f"static inline List<Id> {fn}(Id a{params}) {{ if (a < 0 || a >= {self.nz} || !({inside})) "
                 f"return {fn}_new(a{args}); size_t k_ = {index}; "
-                f"if (!{fn}_known[k_]) return {fn}_new(a{args}); return {fn}_made[k_]; }}")
+                f"if (!{fn}_known[k_]) return {fn}_new(a{args}); return {fn}_made[k_]; }} "
+                f"static inline __attribute__((always_inline)) const List<Id>& {fn}_ref(Id a{params}, List<Id>& spare_) {{ "
+                f"if (a < 0 || a >= {self.nz} || !({inside})) return spare_ = {fn}_(a{args}); size_t k_ = {index}; "
+                f"if (!{fn}_known[k_]) {fn}_new(a{args}); return {fn}_made[k_]; }}")
+
+    def ray_ref(self, e, sc) -> tuple[str, str] | None:
+        """A loop's list that is the ray ``e``, read where it is kept (``_ray_memo``,
+        ``fn_ref``): the C++ that declares the list a ray not kept is made into, and
+        of a reference to the ray; None where its rays are never kept."""
+        if e.node != "Ray":
+            return None
+        fn = self._ray_fn(e)
+        if fn not in self._ray_refs():
+            return None
+        spare = self.fresh("spare")
+        steps = "".join(f", nn({self.expr(a.value, sc, INT)})" for a in e.steps)
+        return f"List<Id> {spare}; ", f"{fn}_ref({self.expr(e.start, sc)}{steps}, {spare})"
+
+    def _ray_refs(self) -> set[str]:
+        """The rays' functions that have a ``fn_ref`` (kept rays)."""
+        return self.__dict__.setdefault("ray_refs", set())
 
     def ray_keep_index(self, k: int) -> tuple[int, str, str]:
         """The keep of the rays of ``k`` steps (``_ray_memo``): its size, the C++ test
