@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from ...dsl import ast as ir
 from ...dsl.types import T
 from .cxx_text import ident
-from .kernel_lasting import args_params, stamp_zones, told
+from .kernel_lasting import args_params, stamp_zones, told, touch_walk
 from .kernel_reads import Reads, reading
 from .kernel_types import BOOL
 from .kernel_walks import CELL_ID
@@ -327,13 +327,13 @@ once, as it is checked: see the module's docstring). False where a cell's COND
         # (no branch: the zones noted past TOUCHED, unread, are written over the first)
         one = (f"{{ auto& g_ = {entries}[r_]; g_.clean = false; g_.tz[g_.nt % ({TOUCHED} + 1)] = (Id)z_; "
                f"g_.nt += g_.nt <= {TOUCHED}; }}")
-        self.tables.table(key + ("TOUCH",), lambda t: (
+        # (the table of related zones made once, however many keeps it tells: one walk)
+        table = self.tables.table(("TOUCHED ZONES", tuple(at), ids), lambda t: (
             f"static const int32_t {t}_at[{len(at)}] = {{{', '.join(map(str, at))}}}; "
-            f"static const int32_t {t}_ids[{max(at[-1], 1)}] = {{{ids}}}; "
-            f"static void {t}(int z_) {{ if (z_ < 0 || z_ >= NZ) {{ for (auto& g_ : {entries}) {{ g_.clean = false; g_.nt = {TOUCHED} + 1; }} return; }} "
-            f"for (int32_t k_ = {t}_at[z_]; k_ < {t}_at[z_ + 1]; ++k_) {{ int32_t r_ = {cells}[{t}_ids[k_]]; "
-            f"if (r_ >= 0) {one} }} }}"),
-            lambda t: told(self, t))
+            f"static const int32_t {t}_ids[{max(at[-1], 1)}] = {{{ids}}};"))
+        self.tables.table(key + ("TOUCH",), lambda t: (
+            f"static void {t}() {{ for (auto& g_ : {entries}) {{ g_.clean = false; g_.nt = {TOUCHED} + 1; }} }}"),
+            lambda t: told(self, touch_walk(table, t, cells, one)))
 
     def _own_cond(self, name: str, cond_e, var_name: str, var: str, el: T) -> str | None:
         """COND (``cond_e``) of the rule function ``name`` compiled, its cell

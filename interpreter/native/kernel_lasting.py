@@ -72,14 +72,35 @@ HELPERS = (
 )
 
 
-def told(gen, toucher: str) -> str:
+def told(gen, toucher: str | tuple) -> str:
     """The C++ run when the module loads that tells each change of a zone (cxx/
-    kernel_zones.hpp's ``ZONE_TOUCH``) to the function ``toucher`` (of the zone) and to those
-    given before: each such code sets ``ZONE_TOUCH`` to one function calling them all in
-    turn, so the last one run calls every one (no list of them walked at each change)."""
+    kernel_zones.hpp's ``ZONE_TOUCH``) to ``toucher`` and to those given before: each
+    such code sets ``ZONE_TOUCH`` to one function calling them all in turn, so the last
+    one run calls every one (no list of them walked at each change). A toucher is the
+    name of a function of the zone, or a walk (``touch_walk``): the walks over one
+    table of related zones are made one walk, each related zone's entries told in
+    turn (the table read once)."""
     made = gen.__dict__.setdefault("touchers", [])
     made.append(toucher)
-    return f"ZONE_TOUCH = [](int z_) {{ {' '.join(f'{t}(z_);' for t in made)} }};"
+    calls = [f"{t}(z_);" for t in made if isinstance(t, str)]
+    walks: dict[str, list[tuple]] = {}
+    for t in made:
+        if not isinstance(t, str):
+            walks.setdefault(t[0], []).append(t)
+    for rel, group in walks.items():
+        every = " ".join(f"{w[1]}();" for w in group)
+        each = " ".join(f"r_ = {w[2]}[y_]; if (r_ >= 0) {w[3]}" for w in group)
+        calls.append(f"if (z_ < 0 || z_ >= NZ) {{ {every} }} else for (int32_t k_ = {rel}_at[z_]; "
+                     f"k_ < {rel}_at[z_ + 1]; ++k_) {{ int32_t y_ = {rel}_ids[k_], r_; {each} }}")
+    return f"ZONE_TOUCH = [](int z_) {{ {' '.join(calls)} }};"
+
+
+def touch_walk(rel: str, every: str, cells: str, one: str) -> tuple:
+    """A toucher for ``told``: for a zone z, each zone y of the table ``rel`` (``rel_at``,
+    ``rel_ids``: the zones related to z, from ``rel_at[z]``) whose ``cells[y]`` is an
+    entry ``r_`` (-1: none) runs ``one`` (the C++ of ``r_``); every zone changed runs the
+    function ``every``."""
+    return (rel, every, cells, one)
 
 
 def args_params(gen, name: str) -> str:
