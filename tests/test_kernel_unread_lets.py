@@ -74,3 +74,43 @@ def test_a_list_left_unmade_fails_for_want_of_work_as_in_python():
     assert isinstance(failed, str) and "plans.meeple:13:" in failed and "'work' budget" in failed   # (marks)
     assert perft(True, least - 1) == failed
     assert perft(True, least) == (perft(False, least)[0], 0)   # (no move left to Python)
+
+
+# Two made lists, each the twin of a list left unmade after both (the second's clauses
+# walk fewer elements): each unmade list takes its own twin's work, never the last made's.
+TWINS = """ruleset twins
+players 2..2
+kind Stone { }
+board grid: grid(rows: 4, cols: 4) holds Stone
+var turns: int = 0
+var total: int = 0
+function tags(c: grid): list of str = if c.col % 2 == 0 then ["a", "b", "c", "d"] else ["c", "e", "f"]
+turn {
+  let spots = [c for c in cells(grid) if c.row <= turns + 1]
+  let big = [c for c in cells(grid) for t in tags(c)]
+  let small = [c for c in spots]
+  let big2 = [t for c in cells(grid) for t in tags(c)]
+  let small2 = [c for c in spots]
+  choose mv from small as "go"
+  total = total + mv.col + size(big) + size(big2) + size(small2)
+  turns = turns + 1
+}
+end when turns == 3
+score(p) = total
+"""
+
+
+def test_each_list_left_unmade_takes_its_own_twins_work():
+    def perft(native: bool, work: int):
+        program = program_of(TWINS, "twins.meeple", native, Budgets(work=work))
+        try:
+            return interpreter.perft(program.new_game(2, 0), 2), program.native_fallbacks
+        except RuleError as e:
+            return str(e)
+    assert kernel.Gen(program_of(TWINS, "twins.meeple", False)).source().count(
+        "if (COUNTING && s.work >= uw_") == 2   # (big2 and small2)
+    least = least_budget(lambda work: isinstance(perft(False, work), str), 10_000)
+    failed = perft(False, least - 1)
+    assert isinstance(failed, str) and "twins.meeple:13:" in failed and "'work' budget" in failed
+    assert perft(True, least - 1) == failed
+    assert perft(True, least) == (perft(False, least)[0], 0)

@@ -88,21 +88,25 @@ def _twin(core: list, first: int, j: int) -> int | None:
 
 class UnreadLets:
     """What kernel.Proc prints for the lets of ``unread_lets`` (of the instructions
-    ``core``; ``calls``: the calls budget): the made let's budgets kept (``uw_``, ``uc_``:
-    the work and calls it counted), and the unmade one guarded."""
+    ``core``; ``calls``: the calls budget): each made let's budgets kept (``uw_K``,
+    ``uc_K``, K its index: the work and calls it counted; one pair per made let, as the
+    lets of two of them may be unmade after both are made), and the unmade one guarded
+    by its own made let's."""
 
     def __init__(self, core: list, calls: int):
         self.unread, self.calls = unread_lets(core), calls
 
     def locals(self) -> str:
         """The C++ locals of the procedure's function that these need."""
-        return "I uw_ = 0, uc_ = 0; " if self.unread else ""
+        return "".join(f"I uw_{k} = 0, uc_{k} = 0; " for k in sorted(set(self.unread.values())))
 
     def let(self, pc: int, assign: str) -> str:
         """The C++ of the let at ``pc`` (its assignment ``assign``)."""
         if pc in self.unread:
-            return (f"if (COUNTING && s.work >= uw_ && s.calls + uc_ <= {self.calls}) {{ s.work -= uw_; "
-                    f"s.calls += uc_; }} else {{ {assign} }}")
+            w, c = f"uw_{self.unread[pc]}", f"uc_{self.unread[pc]}"
+            return (f"if (COUNTING && s.work >= {w} && s.calls + {c} <= {self.calls}) {{ s.work -= {w}; "
+                    f"s.calls += {c}; }} else {{ {assign} }}")
         if pc in self.unread.values():   # (kept always: a test of COUNTING about it cost more)
-            return f"uw_ = s.work; uc_ = s.calls; {assign} uw_ -= s.work; uc_ = s.calls - uc_;"
+            w, c = f"uw_{pc}", f"uc_{pc}"
+            return f"{w} = s.work; {c} = s.calls; {assign} {w} -= s.work; {c} = s.calls - {c};"
         return assign
