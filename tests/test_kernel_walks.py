@@ -73,7 +73,7 @@ def test_go_keeps_a_walk_per_group_and_its_liberties_by_their_points():
     # function set tells the three, the walks' and the liberties' entries in one walk of
     # the points related to the zone)
     told = [t[:t.index("};")] for t in source.split("ZONE_TOUCH = [](int z_) {")[1:]]
-    assert [len(re.findall(r"\bT\d+\(z_\);", t)) + t.count("g_.tz[") for t in told] == [1, 2, 3]
+    assert [len(re.findall(r"\bT\d+\(z_\);", t)) + t.count("g_.tz[n_ % ") for t in told] == [1, 2, 3]
     assert [t.count("_at[z_]; ") for t in told] == [0, 1, 1]
     assert "e.clean && e.lin == s.z.lin.id" in source
     assert "m_.v.p == e.v.p) m_.epoch = EPOCH" not in source   # (no renewal cell by cell)

@@ -324,9 +324,13 @@ once, as it is checked: see the module's docstring). False where a cell's COND
         for r in inv:
             at.append(at[-1] + len(r))
         ids = ", ".join(str(y) for r in inv for y in r) or "0"
-        # (no branch: the zones noted past TOUCHED, unread, are written over the first)
-        one = (f"{{ auto& g_ = {entries}[r_]; g_.clean = false; g_.tz[g_.nt % ({TOUCHED} + 1)] = (Id)z_; "
-               f"g_.nt += g_.nt <= {TOUCHED}; }}")
+        # (no branch: the zones noted past TOUCHED, unread, are written over the first;
+        # a zone the entry noted last is not counted again, its copy written past the
+        # end, unread: the cells of a group all point at its entry, so one change is
+        # told to it once for each of them beside the zone, and the list would fill)
+        one = (f"{{ auto& g_ = {entries}[r_]; g_.clean = false; uint32_t n_ = g_.nt; "
+               f"g_.nt = n_ + ((n_ <= {TOUCHED}) & ((n_ == 0) | (g_.tz[(n_ + {TOUCHED}) % ({TOUCHED} + 1)] != (Id)z_))); "
+               f"g_.tz[n_ % ({TOUCHED} + 1)] = (Id)z_; }}")
         # (the table of related zones made once, however many keeps it tells: one walk)
         table = self.tables.table(("TOUCHED ZONES", tuple(at), ids), lambda t: (
             f"static const int32_t {t}_at[{len(at)}] = {{{', '.join(map(str, at))}}}; "
