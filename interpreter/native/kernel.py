@@ -55,6 +55,7 @@ from .kernel_driver import Driver
 from .kernel_early import EarlyCounts
 from .kernel_emptiness import EmptyLists
 from .kernel_epoch import EpochSteps
+from .kernel_filter_loops import FilterLoops
 from .kernel_filters import FilteredCalls
 from .kernel_fold import ConstantJoins
 from .kernel_joins import JoinedLists
@@ -81,7 +82,7 @@ _PLAIN_MAX = (1 << 62) - 1
 
 class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists, KnownLoops,
           EmptyLists, WalkViews, TabledRows, ConstantJoins, FilteredCalls,
-          RangedCalls, StateReads):
+          RangedCalls, StateReads, FilterLoops):
     """Writes the C++ of one program (``source()``)."""
 
     def __init__(self, prog):
@@ -510,7 +511,8 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
                                               self.facts.counted(it), sized, room)
                 if unrolled is not None:
                     return unrolled
-            fused = self.fused_loop(it, inner, (var, el, t), lambda: clause(i + 1, deeper, cond)) if whole else None
+            fused = self.loop_in_place(it, inner, (var, el, t), lambda: clause(i + 1, deeper, cond),
+                                       (whole, compact, comp, reserve if i == 0 else None))
             if fused is not None:
                 return fused
             listless = self._listless_loop(it, inner, (var, el, t), reserve if i == 0 else None,

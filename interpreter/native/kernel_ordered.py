@@ -80,16 +80,18 @@ def _static_size(gen, it) -> int | None:
     return None
 
 
-def reserve_size(gen, comp, xs: str) -> str:
+def reserve_size(gen, comp, xs: str, count: bool = False) -> str:
     """The C++ of the size first reserved for the vector a comprehension fills, its first
     loop's list ``xs`` (see the module's docstring): twice that list's size where a
-    later loop's size is not known."""
+    later loop's size is not known. ``count``: ``xs`` is the C++ of that size."""
+    if not count:
+        xs = f"{xs}.size()"
     n = 1
     for cl in comp.clauses[1:]:
         k = _static_size(gen, cl.iter)
         if k is None:
-            return f"2 * {xs}.size()"
+            return f"2 * {xs}"
         n *= max(k, 1)
     if n == 1:
-        return f"{xs}.size()"
-    return f"std::min<size_t>({n} * {xs}.size(), {_MAX_RESERVE})"
+        return xs
+    return f"std::min<size_t>({n} * {xs}, {_MAX_RESERVE})"
