@@ -58,6 +58,19 @@ SLOW = {
     ),
     "test_kernel_unread_lets.py": (
         "test_a_list_left_unmade_fails_for_want_of_work_as_in_python",
+        "test_each_list_left_unmade_takes_its_own_twins_work",
+    ),
+    "test_kernel_filtered_calls.py": (
+        "test_the_work_counted_is_python_s_to_the_last_unit",
+    ),
+    "test_kernel_constant_joins.py": (
+        "test_the_work_counted_is_python_s_to_the_last_unit",
+    ),
+    "test_kernel_ranged_calls.py": (
+        "test_the_work_counted_is_python_s_to_the_last_unit",
+    ),
+    "test_kernel_filter_loops.py": (
+        "test_filters_walked_in_place_give_python_s_games_and_work",
     ),
     "test_kernel_list_join.py": (
         "test_the_work_counted_is_python_s_to_the_last_unit",

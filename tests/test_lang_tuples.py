@@ -255,7 +255,8 @@ def _kernel_pair(make):
 
 
 @needs_kernel
-@pytest.mark.parametrize("name", ["pentago", "walls", "twice"])
+# (walls, the longest to play, with the slow tests)
+@pytest.mark.parametrize("name", ["pentago", pytest.param("walls", marks=pytest.mark.slow), "twice"])
 def test_the_kernel_plays_tuples_as_python(name, monkeypatch):
     monkeypatch.delenv("MEEPLE_KERNEL", raising=False)
     make = {"pentago": lambda: interpreter.load(PENTAGO, cache=False), "walls": lambda: _rules(WALLS),
