@@ -1,4 +1,4 @@
-"""Sums and differences in a kernel (interpreter/native/kernel.py, ``Gen._arith``): where
+"""Sums and differences in a kernel (``Gen._arith``, kernel_operators.py): where
 both sides are ints whose ranges are known whatever the state (core/bounds.py: literals,
 a board's coordinates, functions made of them), ``a + b`` and ``a - b`` are plain C++,
 with no check of overflow or none; any other goes through ``add``/``sub``, which stop

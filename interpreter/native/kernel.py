@@ -23,7 +23,8 @@ The C++ shared by every kernel is in ``cxx/``: ``kernel_rt.hpp`` (values, lists)
 the bots' seeds: the three the runtime every kernel starts with), ``kernel_state.hpp`` (the order of items, reading Python states),
 ``kernel_driver.hpp`` (the run loop, the scoring) and ``kernel_glue.hpp`` (the Python
 type ``KState`` and the module); ``Gen`` writes the program's part around them: its
-expressions and functions here, each procedure as a ``Proc``, with collaborators beside
+expressions and functions here (names and attributes in ``kernel_names``, operators in
+``kernel_operators``), each procedure as a ``Proc``, with collaborators beside
 this file: ``kernel_tables`` (static tables), ``kernel_driver`` (the end, the scoring,
 first values), ``kernel_module`` (the module's layout, decisions, returns),
 ``kernel_bridge`` (states to and from Python), ``kernel_chance`` (random statements)
@@ -62,6 +63,8 @@ from .kernel_joins import JoinedLists
 from .kernel_layout import LOOP_INDEX, Layout, plain
 from .kernel_memo import MemoCalls
 from .kernel_module import ModuleWriter
+from .kernel_names import NamedValues
+from .kernel_operators import Operators
 from .kernel_ordered import ascending_options, reserve_size
 from .kernel_ranged import RangedCalls
 from .kernel_reads import StateReads, counters, state, zone_read
@@ -75,14 +78,11 @@ from .kernel_walk_views import WalkViews
 from .kernel_walks import CELL_ID, BoardWalks
 
 MAX_SOURCE = 8_000_000  # characters of C++ a kernel may have (chess: 140,000)
-# a product known to be within this bound (and the integer budget) is written as such
-# (no int64 overflow, never NONE_I)
-_PLAIN_MAX = (1 << 62) - 1
 
 
 class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists, KnownLoops,
           EmptyLists, WalkViews, TabledRows, ConstantJoins, FilteredCalls,
-          RangedCalls, StateReads, FilterLoops):
+          RangedCalls, StateReads, FilterLoops, NamedValues, Operators):
     """Writes the C++ of one program (``source()``)."""
 
     def __init__(self, prog):
@@ -235,88 +235,6 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
     def _NoneLit(self, e, sc):
         return "NONE_ID"
 
-    def _Var(self, e, sc):
-        n = e.name
-        if n in sc:
-            code, t = sc[n]
-            if n in self.maybe_none and t.tag in ("list", "tuple"):
-                return f"nnv({code})"
-            return code
-        c = self.c
-        if n == "active" and not c.declares(n):   # (a declaration hides the built-in)
-            return f"{state(sc)}.active"
-        if n == "players" and not c.declares(n):
-            return self.tables.id_list(("PLAYERS",), list(range(self.n)))
-        if n in c.vars:
-            if c.vars[n].per_player:
-                raise Unsupported(f"per-player variable '{n}' without a player")
-            return f"{state(sc)}.{ident('G', n)}"
-        if n in c.enum_of_value:
-            return f"((Id){c.enums[c.enum_of_value[n]].index(n)})"
-        if n in c.enums:
-            return self.tables.id_list(("E", n), list(range(len(c.enums[n]))))
-        if n in c.kinds:
-            return self.tables.id_list(("KIND", n), self.ns[f"KIND_{n}"])
-        if n in c.zones:
-            return f"((Id){self.ns[f'Z_{n}']})"
-        if n in c.consts:
-            return self._const(n)
-        raise Unsupported(f"the name '{n}' here")
-
-    def _const(self, n: str) -> str:
-        """A ``const``'s value, the Python program's (computed once, compile.Program._consts):
-        a number, a bool, a seat, item, cell or zone, a list of numbers or of those."""
-        v, t = self.ns.get(f"CONST_{n}"), self.typeref(self.c.consts[n].type)
-        if t.tag == "int" and type(v) is int and -(1 << 62) < v < (1 << 62):
-            return f"((I){v}LL)"
-        if t.tag == "bool" and type(v) is bool:
-            return "true" if v else "false"
-        if t.tag in IDS and (v is None or type(v) is int):
-            return "NONE_ID" if v is None else f"((Id){v})"
-        el = t.arg.tag if t.tag == "list" and isinstance(t.arg, T) else None
-        if isinstance(v, list) and el in IDS:
-            return self.tables.id_list(("CONST", n), v)
-        if isinstance(v, list) and el == "int" \
-                and all(type(x) is int and -(1 << 62) < x < (1 << 62) for x in v):
-            data = ", ".join(f"{x}LL" for x in v) or "0"
-            return self.tables.table(("CONST", n), lambda m: f"static List<I> {m}; static const I {m}_d[{max(len(v), 1)}] = {{{data}}};",
-                                     lambda m: f"{m} = List<I>(Vec<I>({m}_d, {m}_d + {len(v)}));")
-        raise Unsupported(f"const '{n}' of type {t}")
-
-    def _Attr(self, e, sc):
-        t = self.ty(e.obj)
-        if t.tag == "list" and t.arg.tag == "enum":
-            return f"((Id){self.c.enums[t.arg.arg].index(e.name)})"
-        obj = self.expr(e.obj, sc)
-        if t.tag == "item":
-            if e.name in self.c.item_vars.get(t.arg, {}):
-                return self.layout.ivar(e.name, f"nn({obj})", state(sc))
-            at = self.ty(e)
-            # (the same attribute may have another type in another kind: only the items of
-            # kinds whose attribute has this type are in the table)
-            values = [it.attrs.get(e.name) if self.c.kinds[it.kind].get(e.name) == at else None
-                      for it in self.p.items]
-            return f"{self.tables.value_table(('A', e.name, str(at)), values, at)}[nn({obj})]"
-        if t.tag == "cell":
-            if e.name == "name":
-                return f"{self.tables.value_table(('CELL_NAME',), self.ns['CELL_NAME'], STR)}[nn({obj})]"
-            return f"{self.tables.value_table(('C', e.name), self.ns['C_' + e.name], self.ty(e))}[nn({obj})]"
-        raise Unsupported(f"an attribute of a {t}")
-
-    def _Index(self, e, sc):
-        t = self.ty(e.obj)
-        if t.tag == "tuple":   # (the checker: a number written in the rules, inside the tuple)
-            return f"std::get<{e.index.value}>({self.expr(e.obj, sc)})"
-        if t.tag != "list":
-            raise Unsupported(f"an index into a {t}")
-        known = self.known_index(e, sc)   # (an element of a loop written out: kernel_unroll.py)
-        if known is not None:
-            return known
-        ranged = self.ranged_index(e, sc)   # (an index known within a board's cells: kernel_ranged.py)
-        if ranged is not None:
-            return ranged
-        return f"at({self.expr(e.obj, sc)}, {self.expr(e.index, sc, INT)})"
-
     def _ListLit(self, e, sc, want: T | None = None):
         t = want or self.ty(e)
         if not e.items:
@@ -352,105 +270,6 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
             return n not in sc and n not in ("active", "players") and n not in c.vars \
                 and (n in c.enum_of_value or (n in c.zones and n not in c.enums and n not in c.kinds))
         return False
-
-    def _CondExpr(self, e, sc, want: T | None = None):
-        t = want or self.ty(e)
-        return (f"({self.expr(e.cond, sc, BOOL)} ? {self.ct(t)}({self.expr(e.then, sc, t)}) "
-                f": {self.ct(t)}({self.expr(e.other, sc, t)}))")
-
-    def _UnOp(self, e, sc):
-        if e.op == "not":
-            return f"(!{self.expr(e.operand, sc, BOOL)})"
-        return f"neg({self.expr(e.operand, sc, INT)})"
-
-    def _BinOp(self, e, sc):
-        op = e.op
-        if op in ("and", "or"):
-            joined = self.occupied_and(e, sc) if op == "and" else None
-            if joined is not None:   # (no branch on the cell: kernel_early.py)
-                return joined
-            a = self.expr(e.left, sc, BOOL)   # (a zone its left reads, noted: kernel_reads.py)
-            b = self.expr(e.right, self.noted_right(e.left, sc) if op == "and" else sc, BOOL)
-            return f"({a} {'&&' if op == 'and' else '||'} {b})"
-        early = self.early_count(e, sc) if op in ("==", "!=", "<", "<=", ">", ">=") else None
-        if early is not None:   # (a count stopped once the comparison is decided)
-            return early
-        lt, rt = self.ty(e.left), self.ty(e.right)
-        if op in ("==", "!="):
-            u = self.unify(lt, rt)
-            a, b = self._compared(e.left, sc, u), self._compared(e.right, sc, u)
-            return f"({'' if op == '==' else '!'}eq({a}, {b}))"
-        if op in ("<", "<=", ">", ">="):
-            u = self.unify(lt, rt)
-            if u.tag == "enum":
-                raise Unsupported("an order of enum values (Python compares their names)")
-            if u.tag not in ("int", "str", "bool", "player", "item", "cell", "zone"):
-                raise Unsupported(f"an order of {u}")
-            a, b = self.expr(e.left, sc, u), self.expr(e.right, sc, u)
-            if u.tag in ("player", "item", "cell", "zone"):
-                a, b = f"nn({a})", f"nn({b})"
-            elif u.tag == "bool":
-                a, b = f"(I){a}", f"(I){b}"
-            fn = {"<": f"lt({a}, {b})", "<=": f"le({a}, {b})", ">": f"lt({b}, {a})", ">=": f"le({b}, {a})"}
-            return fn[op]
-        if op in ("in", "not in"):
-            neg = "!" if op == "not in" else ""
-            if rt.tag in ("zone", "cell"):
-                return f"({neg}zin({state(sc)}, {self.expr(e.left, sc)}, {self.expr(e.right, sc)}))"
-            if rt.tag != "list":
-                raise Unsupported(f"'in' a {rt}")
-            el = rt.arg if not has_none(rt.arg) else lt
-            return f"({neg}contains({self.expr(e.right, sc, T('list', el))}, {self.expr(e.left, sc, el)}))"
-        if op == "..":
-            return self.range_list(e, sc)   # (kernel_unroll.py)
-        t = self.ty(e)
-        if op == "+" and t.tag == "list":
-            joined = self.made_join(e, sc, t)   # (made once, or built in one list: kernel_fold.py)
-            if joined is not None:
-                return joined
-            return f"wcat({counters(sc)}, {self.expr(e.left, sc, t)}, {self.expr(e.right, sc, t)})"
-        if op == "+" and t.tag == "str":
-            return self._texts_joined(e, sc, t)
-        return self._arith(e, self.expr(e.left, sc, INT), self.expr(e.right, sc, INT))
-
-    def _compared(self, e, sc, u: T) -> str:
-        """An operand of ``==`` or ``!=`` compared as a value of type ``u``: a list or
-        tuple may be none there (``xs == none``), as in Python, with no error."""
-        if u.tag in ("list", "tuple"):
-            if e.node == "NoneLit":
-                return f"none_of<{self.ct(u)}>()"
-            if e.node == "Var" and e.name in sc and sc[e.name][1] == u:
-                return sc[e.name][0]
-        return self.expr(e, sc, u)
-
-    def _texts_joined(self, e, sc, t: T) -> str:
-        """``a + b + c ...`` of texts (the left operands of ``+`` all the way down): one
-        text made once (scatn), no text per ``+``; its parts: kernel_text_parts.py."""
-        parts = [e.right]
-        while e.left.node == "BinOp" and e.left.op == "+" and self.ty(e.left).tag == "str":
-            e = e.left
-            parts.append(e.right)
-        parts.append(e.left)
-        return f"scatn({state(sc)}, {', '.join(self._text_part(x, sc, t) for x in reversed(parts))})"
-
-    def _arith(self, e, a: str, b: str) -> str:
-        """``a op b`` of two ints (their texts)."""
-        match e.op:
-            case "+" | "-" if self.facts.within(e, _PLAIN_MAX, self.known_ranges(e)):  # (core/bounds.py)
-                return f"((I)({a}) {e.op} (I)({b}))"   # (ints of known ranges: no overflow, no none)
-            case "+":
-                return f"add({a}, {b})"
-            case "-":
-                return f"sub({a}, {b})"
-            case "*":
-                if self.facts.within(e, min(self.b.integer, _PLAIN_MAX), self.known_ranges(e)):
-                    return f"({a} * {b})"   # (never over the integer budget: nothing to check)
-                return f"mul({a}, {b}, {self.b.integer}LL)"
-            case "/":
-                return f"floordiv({a}, {b})"
-            case "%":
-                return f"mod({a}, {b})"
-        raise Unsupported(f"the operator {e.op}")
 
     def _CellAt(self, e, sc):
         board = self.ty(e.board).arg

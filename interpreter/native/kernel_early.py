@@ -1,5 +1,5 @@
 """A count compared with a number, stopped as soon as the comparison is decided
-(kernel.py, Gen._BinOp): ``count(x for x in xs if cond) == 3`` stops at the first
+(kernel_operators.py, Gen._BinOp): ``count(x for x in xs if cond) == 3`` stops at the first
 element cond turns down once xs has only 3, ``count(...) > 0`` at the first it lets
 through. The loop keeps the elements let through so far and how many the rest could
 add, and gives its value once no further element can change it.

@@ -1,5 +1,5 @@
-"""Joins of lists that are the same wherever they are evaluated, made once (kernel.py,
-Gen._BinOp): ``straight_steps() + diagonal_steps()``, where each part is a list written
+"""Joins of lists that are the same wherever they are evaluated, made once (Gen._BinOp,
+kernel_operators.py): ``straight_steps() + diagonal_steps()``, where each part is a list written
 out of constants or a call of a function of no parameters whose body is such a list or
 join (a call that counts nothing: not in the calls budget, not recursive). The join is
 a static table filled when the module loads (``cat`` of its parts' tables), where

@@ -1,5 +1,5 @@
 """Lists of numbers or ids joined with ``+`` whose first part is a comprehension or a
-list written out (kernel.py, Gen._BinOp): ``[b for b in steps(a) if empty(b)] + [b for
+list written out (kernel_operators.py, Gen._BinOp): ``[b for b in steps(a) if empty(b)] + [b for
 b in takes(a) if foe(b)]``, ``[code(c) for c in cells(board)] + [me, rights]``. Each
 part's elements are pushed in turn into one list being built (cxx/kernel_rt.hpp,
 ``Build``), where ``wcat`` made a list of each part, then a third of both, or grew the
