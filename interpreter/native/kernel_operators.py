@@ -63,18 +63,7 @@ class Operators:
             a, b = self._compared(e.left, sc, u), self._compared(e.right, sc, u)
             return f"({'' if op == '==' else '!'}eq({a}, {b}))"
         if op in ("<", "<=", ">", ">="):
-            u = self.unify(lt, rt)
-            if u.tag == "enum":
-                raise Unsupported("an order of enum values (Python compares their names)")
-            if u.tag not in ("int", "str", "bool", "player", "item", "cell", "zone"):
-                raise Unsupported(f"an order of {u}")
-            a, b = self.expr(e.left, sc, u), self.expr(e.right, sc, u)
-            if u.tag in ("player", "item", "cell", "zone"):
-                a, b = f"nn({a})", f"nn({b})"
-            elif u.tag == "bool":
-                a, b = f"(I){a}", f"(I){b}"
-            fn = {"<": f"lt({a}, {b})", "<=": f"le({a}, {b})", ">": f"lt({b}, {a})", ">=": f"le({b}, {a})"}
-            return fn[op]
+            return self._ordered(e, sc, self.unify(lt, rt))
         if op in ("in", "not in"):
             neg = "!" if op == "not in" else ""
             if rt.tag in ("zone", "cell"):
@@ -94,6 +83,20 @@ class Operators:
         if op == "+" and t.tag == "str":
             return self._texts_joined(e, sc, t)
         return self._arith(e, self.expr(e.left, sc, INT), self.expr(e.right, sc, INT))
+
+    def _ordered(self, e, sc, u: T) -> str:
+        """``a < b`` (``<=``, ``>``, ``>=``) of two values of type ``u``."""
+        if u.tag == "enum":
+            raise Unsupported("an order of enum values (Python compares their names)")
+        if u.tag not in ("int", "str", "bool", "player", "item", "cell", "zone"):
+            raise Unsupported(f"an order of {u}")
+        a, b = self.expr(e.left, sc, u), self.expr(e.right, sc, u)
+        if u.tag in ("player", "item", "cell", "zone"):
+            a, b = f"nn({a})", f"nn({b})"
+        elif u.tag == "bool":
+            a, b = f"(I){a}", f"(I){b}"
+        fn = {"<": f"lt({a}, {b})", "<=": f"le({a}, {b})", ">": f"lt({b}, {a})", ">=": f"le({b}, {a})"}
+        return fn[e.op]
 
     def _compared(self, e, sc, u: T) -> str:
         """An operand of ``==`` or ``!=`` compared as a value of type ``u``: a list or
