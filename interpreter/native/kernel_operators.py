@@ -8,11 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...dsl.types import T
 from .kernel_reads import counters, state
-from .kernel_types import BOOL, INT, Unsupported, has_none
-
-# a product known to be within this bound (and the integer budget) is written as such
-# (no int64 overflow, never NONE_I)
-_PLAIN_MAX = (1 << 62) - 1
+from .kernel_types import BOOL, INT, PLAIN_MAX, Unsupported, has_none
 
 
 class Operators:
@@ -121,14 +117,14 @@ class Operators:
     def _arith(self, e, a: str, b: str) -> str:
         """``a op b`` of two ints (their texts)."""
         match e.op:
-            case "+" | "-" if self.facts.within(e, _PLAIN_MAX, self.known_ranges(e)):  # (core/bounds.py)
+            case "+" | "-" if self.facts.within(e, PLAIN_MAX, self.known_ranges(e)):  # (core/bounds.py)
                 return f"((I)({a}) {e.op} (I)({b}))"   # (ints of known ranges: no overflow, no none)
             case "+":
                 return f"add({a}, {b})"
             case "-":
                 return f"sub({a}, {b})"
             case "*":
-                if self.facts.within(e, min(self.b.integer, _PLAIN_MAX), self.known_ranges(e)):
+                if self.facts.within(e, min(self.b.integer, PLAIN_MAX), self.known_ranges(e)):
                     return f"({a} * {b})"   # (never over the integer budget: nothing to check)
                 return f"mul({a}, {b}, {self.b.integer}LL)"
             case "/":

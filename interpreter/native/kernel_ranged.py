@@ -15,9 +15,8 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from ...dsl import ast as ir
-from .kernel_types import INT
+from .kernel_types import INT, PLAIN_MAX
 
-_PLAIN_MAX = (1 << 62) - 1
 _LOOPS = frozenset({"Comprehension", "Aggregate", "Ray"})
 
 
@@ -118,7 +117,7 @@ class RangedCalls:
         """Whether the node ``n`` is written plainer with the ranges ``known``: its
         arithmetic unchecked, or its index into a board's cells untested."""
         if n.node == "BinOp" and n.op in ("+", "-", "*") and self.c.type_of(n).tag == "int":
-            limit = _PLAIN_MAX if n.op != "*" else min(self.b.integer, _PLAIN_MAX)
+            limit = PLAIN_MAX if n.op != "*" else min(self.b.integer, PLAIN_MAX)
             return not self.facts.within(n, limit) and self.facts.within(n, limit, known)
         if n.node == "Index":
             size = self._cells_size(n.obj)

@@ -11,6 +11,9 @@ _HERE = Path(__file__).resolve().parent / "cxx"
 
 INT, BOOL, STR = T("int"), T("bool"), T("str")
 IDS = ("player", "item", "cell", "zone", "enum", "none")   # the types held as an Id
+# an int known to be within this bound (and the integer budget) is written plainly:
+# no int64 overflow, never NONE_I (kernel_operators.py's _arith, kernel_ranged.py)
+PLAIN_MAX = (1 << 62) - 1
 
 
 class Unsupported(Exception):
