@@ -45,20 +45,32 @@ def main() -> None:
     from meeple import interpreter
 
     built = kernel.load_or_build
+
+    def program():   # (a ruleset not found or not loaded, a player count it has not: said)
+        try:
+            return interpreter.load(args.ruleset, native=True, cache=False).for_players(args.players)
+        except (interpreter.MeepleError, OSError, ValueError) as e:
+            sys.exit(f"{args.ruleset}: {e}")
+
     if args.dump:
-        def dumped(src, on_build=None):
-            Path(args.dump).write_text(src)
+        def dumped(src, on_build=None):   # (written whole, then put in place)
+            part = Path(args.dump + ".part")
+            part.write_text(src)
+            os.replace(part, args.dump)
             return built(src, on_build)
         kernel.load_or_build = dumped
-        interpreter.load(args.ruleset, native=True, cache=False).for_players(args.players)
+        program()
         return
     if not args.against:
         sys.exit("--against FILE (or --dump FILE) is needed")
-    old = Path(args.against).read_text()
+    try:
+        old = Path(args.against).read_text()
+    except OSError as e:
+        sys.exit(f"--against: {e.strerror}: {args.against}")
     kernel.load_or_build = lambda src, on_build=None: built(old, on_build)
-    a = interpreter.load(args.ruleset, native=True, cache=False).for_players(args.players)
+    a = program()
     kernel.load_or_build = built
-    b = interpreter.load(args.ruleset, native=True, cache=False).for_players(args.players)
+    b = program()
     if not (a.kernel and b.kernel):
         sys.exit("no kernel plays the ruleset here")
     if interpreter.playouts(a, 50, seed=0) != interpreter.playouts(b, 50, seed=0):
