@@ -88,8 +88,11 @@ def main() -> None:
     print("ruleset  moves  keep old (us/move)  keep new (us/move)  documents (us/move)")
     for spec in args.rulesets:
         name, _, count = spec.partition(":")
-        ruleset, players = meeple.load(name), int(count or 2)
-        moves = moves_of(ruleset, players, args.moves, seed=1)
+        try:   # (a ruleset not found, a count not a number or not the ruleset's: said)
+            ruleset, players = meeple.load(name), int(count or 2)
+            moves = moves_of(ruleset, players, args.moves, seed=1)
+        except (meeple.MeepleError, OSError, ValueError) as e:
+            sys.exit(f"{spec}: {e}")
         old: list[float] = []
         new: list[float] = []
         for _ in range(args.rounds):          # alternating, round by round
