@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from ..dsl import budgets as dsl_budgets
+from ..dsl import budgets as dsl_budgets, settings
 from . import jsonout
 from .codes import interrupted
 
@@ -125,9 +125,8 @@ def parse_budgets(settings: list[str]) -> interpreter.Budgets:
 
 def native_default() -> bool:
     """Whether a command given neither --native nor --no-native runs on a kernel: yes,
-    unless ``MEEPLE_NO_NATIVE`` is set (to anything but ``0`` or nothing)."""
-    import os
-    return os.environ.get("MEEPLE_NO_NATIVE", "") in ("", "0")
+    unless ``MEEPLE_NO_NATIVE`` is on (``1``, or another on value: dsl/settings.py)."""
+    return not settings.on("MEEPLE_NO_NATIVE")
 
 
 def go_native(ruleset, on: bool | None, players: int | None = None, quiet: bool = False) -> None:

@@ -9,9 +9,10 @@ matched from the start of the line, ignoring case.
 """
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Callable, Iterable
+
+from ..dsl import settings
 
 
 def completions(typed: str, words: Iterable[str]) -> list[str]:
@@ -99,10 +100,15 @@ def _tab(words: Callable[[], list[str]]):
     return kb
 
 
+def plain_input() -> bool:
+    """Whether ``MEEPLE_PLAIN_INPUT`` is on (``1``, or another on value: dsl/settings.py)."""
+    return settings.on("MEEPLE_PLAIN_INPUT")
+
+
 def editor() -> LineEditor | None:
     """A line editor when prompt_toolkit is installed, stdin and stdout are terminals and
-    ``MEEPLE_PLAIN_INPUT`` is not set; else None (plain ``input()``)."""
-    if os.environ.get("MEEPLE_PLAIN_INPUT") or not (_isatty(sys.stdin) and _isatty(sys.stdout)):
+    ``MEEPLE_PLAIN_INPUT`` is not on; else None (plain ``input()``)."""
+    if plain_input() or not (_isatty(sys.stdin) and _isatty(sys.stdout)):
         return None
     try:
         import prompt_toolkit  # noqa: F401

@@ -21,6 +21,7 @@ import typer.exceptions
 import typer.main
 import typer.models
 
+from ..dsl import settings
 from ..dsl.settings import SettingError
 from . import foreign, jsonout
 from .codes import interrupted
@@ -215,6 +216,7 @@ class _LiteralStream:
 
 
 def _run_app():
+    settings.check()   # every switch, not only those the command reads (a typo is seen)
     try:
         return app(standalone_mode=False, prog_name=_prog_name())
     finally:

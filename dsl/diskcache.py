@@ -21,6 +21,8 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
+from . import settings
+
 MAGIC = b"meeple-cache 1\n"
 DIGEST = 32                    # bytes of the sha256 of the payload
 KEEP = 256                     # entries kept; the least recently written go first
@@ -36,9 +38,9 @@ def set_enabled(on: bool) -> None:
 
 
 def enabled() -> bool:
-    """False when ``MEEPLE_NO_CACHE`` is set (to anything but ``0`` or nothing) or
-    ``--no-cache`` was given."""
-    return not _option_off and os.environ.get("MEEPLE_NO_CACHE", "") in ("", "0")
+    """False when ``MEEPLE_NO_CACHE`` is on (``1``, or another on value:
+    settings.py ``on``) or ``--no-cache`` was given."""
+    return not _option_off and not settings.on("MEEPLE_NO_CACHE")
 
 
 def folder() -> Path | None:

@@ -16,7 +16,7 @@ from ..interpreter.views import (
     chance_seen_at_start,
     choice_hidden,
     item_visible,
-    move_told,
+    told_by,
     view as seat_view,
 )
 from .reading import Seen, legend_key, move_words, picked_words
@@ -258,10 +258,10 @@ class LastMove:
         self.fell: dict[int, list[dict]] = {}
         self.said_before = self.said = said(game)
 
-    def played(self, game, fell: list | None = None, before=None) -> LastMove:
+    def played(self, game, fell: list | None = None) -> LastMove:
         """Finished once the move is made on ``game`` (``fell``: the chance results that
-        fell, ``fallen``; ``before``: a copy of the game just before it, to find the seats
-        its first message tells it to, ``told``; None: none)."""
+        fell, ``fallen``), with the seats its first message tells it to (``told``: every
+        seat that may know the choice, when that message names its player and value)."""
         under_way = self.simultaneous and game.simultaneous and \
             self.player in game.decision.chosen
         for s, items in self.unseen.items():
@@ -276,9 +276,8 @@ class LastMove:
         self.before = {}
         state = game.state
         self.said = said(game, state)
-        if before is not None:
-            self.told = {s for s in self.unseen
-                         if s not in self.hidden and move_told(before, self.move, state, s)}
+        if told_by(game.program, self.said_before, self.code, self.move, state):
+            self.told = {s for s in self.unseen if s not in self.hidden}
         if fell:
             self.fell = runs(game, fell, self.unseen)
         self.unseen = {}

@@ -133,10 +133,10 @@ class Table:
         """Makes a move (a Move, or its text as stored) and keeps it among the latest."""
         move = self.game.find_move(move)
         last = LastMove(self.game, move)
-        copy = self.game.copy()      # (to find the dice that fall and the messages that tell it)
+        copy = self.game.copy() if self.tells_chance else None   # (to find the dice that fall)
         self.game.apply(move)
-        fell = fallen(copy, self.game, move) if self.tells_chance else []
-        self.made.append(last.played(self.game, fell, copy))
+        fell = fallen(copy, self.game, move) if copy is not None else []
+        self.made.append(last.played(self.game, fell))
 
     def _announce(self) -> None:
         self.changed.set()

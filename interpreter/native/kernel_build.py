@@ -14,7 +14,7 @@ import sysconfig
 from contextlib import contextmanager
 from pathlib import Path
 
-from ...dsl import diskcache
+from ...dsl import diskcache, settings
 from . import cython_code as native, kernel_pch
 
 FORMAT = "1"          # the layout of the generated module (part of its key on disk)
@@ -28,9 +28,10 @@ class KernelError(Exception):
 
 
 def enabled() -> bool:
-    """False when ``MEEPLE_KERNEL=0``: native programs are then never played by a kernel
-    (their rule code is compiled by Cython, as without one)."""
-    return os.environ.get("MEEPLE_KERNEL", "") != "0"
+    """False when ``MEEPLE_KERNEL=0`` (or another off value: dsl/settings.py ``on``):
+    native programs are then never played by a kernel (their rule code is compiled by
+    Cython, as without one)."""
+    return settings.on("MEEPLE_KERNEL")
 
 
 def compiler() -> list[str] | None:

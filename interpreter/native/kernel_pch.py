@@ -33,7 +33,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from ...dsl import diskcache, files
+from ...dsl import diskcache, files, settings
 from . import cython_code as native, kernel_prebuilt
 from .kernel_types import runtime_cxx
 
@@ -82,6 +82,12 @@ class Unit:
         self.text, self.key, self.fresh, self.objects = text, key, fresh, objects
 
 
+def enabled() -> bool:
+    """False when ``MEEPLE_KERNEL_PCH=0`` (or another off value: dsl/settings.py ``on``):
+    every kernel then compiled with its runtime as text."""
+    return settings.on("MEEPLE_KERNEL_PCH")
+
+
 def unit(head: str, source: str, tmp: Path, cxx: list[str], flags: list[str], include: str, run,
          make: bool = True) -> Unit:
     """The unit of ``head + source`` to compile in ``tmp``: with the precompiled runtime
@@ -90,7 +96,7 @@ def unit(head: str, source: str, tmp: Path, cxx: list[str], flags: list[str], in
     rt = runtime()
     plain = Unit(head + source)
     where = native.folder()
-    if os.environ.get("MEEPLE_KERNEL_PCH", "") == "0" or where is None or not source.startswith(rt):
+    if not enabled() or where is None or not source.startswith(rt):
         return plain
     key = pch_key(cxx, flags, include)
     if key in _refused or diskcache.read_own(where / (PREFIX + key + ".unused")) is not None:
@@ -126,7 +132,7 @@ def prepare(cxx: list[str], flags: list[str], include: str, run) -> None:
     kernel): what a kernel's build would make, made ahead of it (kernel_quick.py;
     ``run(cmd, folder)``: a finished compiler process run in that folder)."""
     where = native.folder()
-    if where is None or os.environ.get("MEEPLE_KERNEL_PCH", "") == "0":
+    if where is None or not enabled():
         return
     key = pch_key(cxx, flags, include)
     if key in _refused or (_cached(where, key) is not None and (not kernel_prebuilt.used(flags)

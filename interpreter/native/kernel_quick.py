@@ -36,7 +36,7 @@ import sys
 import sysconfig
 from pathlib import Path
 
-from ...dsl import diskcache
+from ...dsl import diskcache, settings
 from . import cython_code as native, kernel_build, kernel_pch
 
 PREFIX = "meeple_kbg_"
@@ -81,8 +81,8 @@ kernel_quick.finish(job, fd)
 
 
 def enabled() -> bool:
-    """False when ``MEEPLE_KERNEL_QUICK=0``."""
-    return os.environ.get("MEEPLE_KERNEL_QUICK", "") != "0"
+    """False when ``MEEPLE_KERNEL_QUICK=0`` (or another off value)."""
+    return settings.on("MEEPLE_KERNEL_QUICK")
 
 
 class Plan:

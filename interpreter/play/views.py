@@ -339,14 +339,22 @@ def move_told(before: Game, move, state: dict, seat) -> bool:
     message names). Only what every seat reads counts: never an item (a message may hide
     it from a seat), a list of values, nor a choice the seat may not see."""
     said = before.R.dropped + len(before.R.log)       # (as its state counts them, not copied)
-    log, k = state.get("log", []), said - state.get("log_dropped", 0)
     code = before.decision.type if before.decision is not None else ""
+    return told_by(before.program, said, code, move, state) and not choice_hidden(before, move.player, seat)
+
+
+def told_by(program, said: int, code: str, move, state: dict) -> bool:
+    """``move_told`` but for who may see the choice: whether the first message after the
+    ``said`` ones (the messages said before the move) in ``state`` (the game's after it)
+    names the move's player and its value (``code``: the type of the decision it made).
+    A view that knows which seats may not see the choice asks this once for them all."""
+    log, k = state.get("log", []), said - state.get("log_dropped", 0)
     if not isinstance(move.value, int | str) or code == "item" or move.player is None \
-            or not 0 <= k < len(log) or choice_hidden(before, move.player, seat):
+            or not 0 <= k < len(log):
         return False
     # (an item it says, which a seat may not read, is never one of these: code is no item)
     want: Counter[tuple[str, object]] = Counter([("player", move.player), (code, move.value)])
-    return not want - _said_values(before.program, log[k])
+    return not want - _said_values(program, log[k])
 
 
 def chance_seen_at_start(program, players: int, seed: int) -> list[Fallen]:
