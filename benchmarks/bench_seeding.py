@@ -97,7 +97,14 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, default=20000, help="generators seeded a round, each way and size")
     ap.add_argument("--against", help="another checkout (the tree before a change): its runtime too")
     args = ap.parse_args()
-    sizes = [int(x) for x in args.generators.split(",")]
+    try:
+        sizes = [int(x) for x in args.generators.split(",")]
+    except ValueError:
+        sys.exit(f"--generators: whole numbers apart by commas, not {args.generators!r}")
+    if min(sizes) < 1 or args.rounds < 1 or args.seeds < 1:
+        sys.exit("--generators, --rounds and --seeds must be 1 or more")
+    if args.against and not Path(args.against, "interpreter", "native", "kernel_types.py").is_file():
+        sys.exit(f"--against: {args.against} is not a checkout of Meeple")
     with tempfile.TemporaryDirectory() as tmp:
         ways = {name: build(Path(tmp), f"w{k}", options) for k, (name, options) in enumerate(WAYS.items())}
         if args.against:
