@@ -24,6 +24,7 @@ needs_compiler = pytest.mark.skipif(kernel_build.compiler() is None, reason="no 
 HARNESS = """#include <cstddef>
 #include <cstdint>
 #include <cstring>
+#define MK_SHARED_HERE 1
 %s
 extern "C" {
 // 1 where SHA-NI is taken (the compiler and the processor have it)

@@ -6,9 +6,10 @@
 // starts with, just before kernel_random.hpp (interpreter/native/kernel_types.runtime_cxx),
 // its functions compiled where kernel_random.hpp's shared ones are (MK_SHARED_HERE); it
 // needs nothing else, so that tests/test_kernel_sha.py compiles it alone and checks the
-// digests of both ways against Python's hashlib. -DMK_NO_SHA: the portable way
-// everywhere (tests/test_playouts.py), as where the compiler or processor has no SHA-NI.
-#if !defined(MK_SHARED_HERE) || MK_SHARED_HERE
+// digests of both ways against Python's hashlib (defining MK_SHARED_HERE as 1, as
+// kernel_rt.hpp does where these are compiled). -DMK_NO_SHA: the portable way everywhere
+// (tests/test_playouts.py), as where the compiler or processor has no SHA-NI.
+#if MK_SHARED_HERE
 #define MK_SHA_INLINE static inline __attribute__((always_inline))
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__)) && !defined(MK_NO_SHA)
 #define MK_SHA_NI 1
