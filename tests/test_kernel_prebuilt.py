@@ -170,8 +170,8 @@ def test_the_generators_are_compiled_in_the_object_not_in_each_kernel():
     """Python's Mersenne Twister and the random bots' seeds (no game's), and the code
     that carries a state's values to and from Python (export() and load(), read from
     the tables of each program), are part of the runtime a kernel starts with
-    (precompiled); their functions, the AVX2 and AVX-512 copies and the choice between
-    them among them, are defined where the object of instantiations is compiled
+    (precompiled); their functions, the AVX2, AVX-512 and SHA-NI copies and the choice
+    between them among them, are defined where the object of instantiations is compiled
     (MK_SHARED_HERE), so a kernel's own part, built for each game, defines none of them
     (it calls them).
     The object is made with the kernel's options: another option (-DMK_NO_AVX2, no AVX2
@@ -182,7 +182,8 @@ def test_the_generators_are_compiled_in_the_object_not_in_each_kernel():
     assert source.startswith(runtime)
     own, shared = source[len(runtime):], shared_parts(runtime)
     for name in ("bot_generators(", "read_random(", "write_random(", "PyRandom::init_by_array(",
-                 "Generators::seed(", "sha256_block(", "direct_layout(", "init_words("):
+                 "Generators::seed(", "sha256_block(", "direct_layout(", "init_words(",
+                 "sha256_block_ni(", "sha256_digests("):
         defined = [r for r in source.splitlines()
                    if name in r and not r[0].isspace() and not r.startswith("//") and not r.rstrip().endswith(";")]
         assert len(defined) == 1 and defined[0] in shared and defined[0] not in own, (name, defined)
@@ -191,8 +192,8 @@ def test_the_generators_are_compiled_in_the_object_not_in_each_kernel():
                  "int locals_from_py(", "PyObject* export_py(", "Loaded::Loaded(", "Exported::Exported("):
         defined = [r for r in source.splitlines() if r.startswith(head)]
         assert len(defined) == 1 and defined[0] in shared and defined[0] not in own, (head, defined)
-    for avx in ('target("avx2")', 'target("avx512f")', "__builtin_cpu_supports", "init_halves_avx2(",
-                "sha_lanes_avx2(", "init_lanes_avx512(", "sha_lanes_avx512("):
+    for avx in ('target("avx2")', 'target("avx512f")', 'target("sha,sse4.1")', "__builtin_cpu_supports",
+                "init_halves_avx2(", "sha_lanes_avx2(", "init_lanes_avx512(", "sha_lanes_avx512(", "_mm_sha256rnds2_epu32("):
         assert avx in shared and avx not in own, avx
     assert "bot_generators(" in own and "read_random(" in own and "write_random(" in own
     for name in ("vars_from_py(", "pending_py(", "pending_from_py(", "load_py(", "locals_from_py(",

@@ -61,14 +61,18 @@ def test_kernel_playouts_are_the_reference_s_games_one_by_one(ruleset, players, 
 
 @needs_kernel
 @pytest.mark.parametrize("lanes", ["as the processor has them", pytest.param("without AVX-512", marks=pytest.mark.slow),
+                                   pytest.param("without AVX-512 and SHA-NI", marks=pytest.mark.slow),
                                    pytest.param("without AVX2", marks=pytest.mark.slow)])
 def test_many_kernel_games_are_the_reference_s_and_their_results_their_own(lanes, monkeypatch):
     # (games in several groups whose seats' generators the kernel seeds together, a
     # negative seed; games with equal results get results of their own.) Seeding in
-    # lanes takes AVX-512, else AVX2, where the processor has it: built with
-    # -DMK_NO_AVX512 the kernel takes AVX2 at most, with -DMK_NO_AVX2 the other way
-    # (SSE2, NEON or plain); each must give the very same words
-    flags = {"without AVX-512": "-DMK_NO_AVX512", "without AVX2": "-DMK_NO_AVX2"}.get(lanes)
+    # lanes takes AVX-512, else AVX2, where the processor has it, and the seeds' SHA-256
+    # AVX-512's lanes for a group of 16 or more, else SHA-NI where the processor has it:
+    # built with -DMK_NO_AVX512 the kernel takes AVX2 at most (and SHA-NI), with
+    # -DMK_NO_SHA no SHA-NI, with -DMK_NO_AVX2 the other way (SSE2, NEON or plain);
+    # each must give the very same words
+    flags = {"without AVX-512": "-DMK_NO_AVX512", "without AVX-512 and SHA-NI": "-DMK_NO_AVX512 -DMK_NO_SHA",
+             "without AVX2": "-DMK_NO_AVX2 -DMK_NO_SHA"}.get(lanes)
     if flags:   # (one lone build: no precompiled runtime made for it)
         monkeypatch.setenv("MEEPLE_KERNEL_CXXFLAGS", "-O0 " + flags)
         monkeypatch.setenv("MEEPLE_KERNEL_PCH", "0")

@@ -22,7 +22,11 @@
 // arm64). Each way is a function compiled for its instructions and chosen when the
 // kernel runs: all of them, and the choice, are in the object, which is built with the
 // kernel's own options, -DMK_NO_AVX512 or -DMK_NO_AVX2 (neither) among them. The words
-// are the same every way.
+// are the same every way. The bots' seeds' SHA-256 (cxx/kernel_sha.hpp, just before this
+// file) is hashed lane by lane with AVX-512 where a group fills a block of 16 lanes, else
+// one message at a time with the processor's SHA extensions where it has them (16 lanes
+// of AVX-512 hash a message in about 16 ns here, SHA-NI in 23, AVX2's 8 lanes in 46), else
+// lane by lane with AVX2 or the compiler's target, as the generators are seeded.
 #define MK_MEMBER __attribute__((visibility("hidden")))
 
 // MT19937 (Python's random.Random), shared by the playouts' generator (PyRandom, which
@@ -353,38 +357,6 @@ void Generators::seed(size_t first, const uint32_t (*keys)[MT_KEY], const size_t
     }
 }
 
-// SHA-256 (FIPS 180-4): the compression of one block ``block`` (16 words) into ``h``, of
-// the word's type (one message's, or a vector of lanes' messages)
-template <class W> MK_LANES_INLINE W sha_rot(W x, int n) { return (x >> n) | (x << (32 - n)); }
-template <class W> MK_LANES_INLINE void sha256_block(W h[8], const W block[16]) {
-    static const uint32_t K[64] = {
-        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-        0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-        0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-        0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-        0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-        0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-        0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
-    W w[64];
-    for (int k = 0; k < 16; ++k) w[k] = block[k];
-    for (int k = 16; k < 64; ++k) {
-        W s0 = sha_rot(w[k - 15], 7) ^ sha_rot(w[k - 15], 18) ^ (w[k - 15] >> 3);
-        W s1 = sha_rot(w[k - 2], 17) ^ sha_rot(w[k - 2], 19) ^ (w[k - 2] >> 10);
-        w[k] = w[k - 16] + s0 + w[k - 7] + s1;
-    }
-    W a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
-    for (int k = 0; k < 64; ++k) {
-        W t1 = hh + (sha_rot(e, 6) ^ sha_rot(e, 11) ^ sha_rot(e, 25)) + ((e & f) ^ (~e & g)) + K[k] + w[k];
-        W t2 = (sha_rot(a, 2) ^ sha_rot(a, 13) ^ sha_rot(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
-        hh = g, g = f, f = e, e = d + t1, d = c, c = b, b = a, a = t1 + t2;
-    }
-    h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += hh;
-}
-
-static const uint32_t SHA_H0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-
 // the digests of the one-block messages of ``vectors`` vectors of L lanes into ``out``,
 // both lane by lane (word k of message t at words[k][t], word k of its digest at
 // out[k][t]: each vector of lanes read and written whole, no word moved one by one)
@@ -451,11 +423,14 @@ static size_t bot_head(long long seed, unsigned char head[48]) {
 // a digest's key for init_by_array: the hash read as an integer (big-endian) whose
 // 32-bit words, least significant first, are the digest's last word first (its
 // leading zero words dropped); its length
-static size_t digest_key(const uint32_t h[8], uint32_t key[8]) {
+static inline size_t key_len(const uint32_t key[8]) {
     size_t len = 8;
-    for (int k = 0; k < 8; ++k) key[k] = h[7 - k];
     while (len > 1 && key[len - 1] == 0) --len;
     return len;
+}
+static inline size_t digest_key(const uint32_t h[8], uint32_t key[8]) {
+    for (int k = 0; k < 8; ++k) key[k] = h[7 - k];
+    return key_len(key);
 }
 
 // the digits of v (as decimal_into writes them)
@@ -465,35 +440,48 @@ static inline size_t decimal_len(long long v) {
 }
 
 // the one-block messages of lanes 0..lanes-1 (generator t0 + l: game first + t / np,
-// seat t % np; beyond n, the first's again) lane by lane into ``words`` (bot_message's
-// words): each game's part (the head, its number) written once, each seat's after it
+// seat t % np; beyond n, the first's again) into ``words`` (bot_message's words), lane by
+// lane (BY_LANE: word w of lane l at words[w * MT_GROUP + l], for sha_lanes_*) or message
+// by message (at words[l * 16 + w], for sha256_digests): each game's part (the head, its
+// number) written once, as words, and each seat's message that part with only the words
+// its seat's digits and the padding's 0x80 reach written again, its length in bits the
+// last word (the whole message fits in the block: bytes 56..63 are the length's)
+template <bool BY_LANE>
 static void bot_lanes(const unsigned char* head, size_t head_n, long long first, size_t t0, size_t n, int np,
-                      int lanes, uint32_t (*words)[MT_GROUP]) {
+                      int lanes, uint32_t* words) {
     unsigned char g[64] = {0}, m[64];
+    uint32_t gw[16], mw[16];   // (the game's part as big-endian words; a seat's message)
     std::memcpy(g, head, head_n);
-    long long made = -1;   // (the game whose part g holds)
+    long long made = 0;   // (the game whose part g holds, where ``have``)
+    bool have = false;
     size_t gn = 0;
     for (int l = 0; l < lanes; ++l) {
         const size_t t = t0 + (size_t)l < n ? t0 + (size_t)l : t0;
         const long long game = first + (long long)(t / (size_t)np);
-        if (game != made) {
+        if (!have || game != made) {
             std::memset(g + head_n, 0, sizeof g - head_n);
             gn = head_n;
             g[gn++] = 0;
             gn = decimal_into(g, gn, game);
             g[gn++] = 0;
-            made = game;
+            made = game, have = true;
+            for (int w = 0; w < 16; ++w) {
+                uint32_t x;
+                std::memcpy(&x, g + 4 * w, 4);
+                gw[w] = __builtin_bswap32(x);   // (each word big-endian)
+            }
         }
         std::memcpy(m, g, sizeof m);
-        size_t k = decimal_into(m, gn, (long long)(t % (size_t)np));
-        const uint64_t bits = (uint64_t)k * 8;
+        std::memcpy(mw, gw, sizeof mw);
+        const size_t k = decimal_into(m, gn, (long long)(t % (size_t)np));
         m[k] = 0x80;
-        for (int b = 0; b < 8; ++b) m[63 - b] = (unsigned char)(bits >> (8 * b));
-        for (int w = 0; w < 16; ++w) {
+        for (size_t w = gn / 4; w <= k / 4; ++w) {
             uint32_t x;
             std::memcpy(&x, m + 4 * w, 4);
-            words[w][l] = __builtin_bswap32(x);   // (each word big-endian)
+            mw[w] = __builtin_bswap32(x);
         }
+        mw[15] = (uint32_t)(k * 8);   // (word 14, the length's high half: 0)
+        for (int w = 0; w < 16; ++w) words[BY_LANE ? w * MT_GROUP + l : l * 16 + w] = mw[w];
     }
 }
 
@@ -509,28 +497,36 @@ void bot_generators(long long seed, long long first, Generators& out, size_t n, 
         const long long last = first + (long long)((t0 + count - 1) / (size_t)np);
         const bool one = head_n + 1 + decimal_len(last) + 1 + decimal_len(np - 1) + 9 <= 64
                          && decimal_len(first + (long long)(t0 / (size_t)np)) <= decimal_len(last);
-        if (one) {
+        const bool wide = MK_AVX512 && lanes > MT_HALF && mk_has_avx512();
+        if (one && !wide && mk_has_sha()) {   // (SHA-NI: the messages used, the lanes beyond given the first's key)
+            uint32_t words[MT_GROUP * 16], h[MT_GROUP][8];
+            bot_lanes<false>(head, head_n, first, t0, n, np, (int)count, words);
+            sha256_digests(count, 1, words, h);
+            for (size_t l = 0; l < count; ++l) len[l] = digest_key(h[l], key[l]);
+            for (int l = (int)count; l < lanes; ++l) {
+                std::memcpy(key[l], key[0], sizeof key[0]);
+                len[l] = len[0];
+            }
+        } else if (one) {
             uint32_t words[16][MT_GROUP], h[8][MT_GROUP];
-            bot_lanes(head, head_n, first, t0, n, np, lanes, words);
-            if (MK_AVX512 && lanes > MT_HALF && mk_has_avx512()) {
+            bot_lanes<true>(head, head_n, first, t0, n, np, lanes, &words[0][0]);
+            if (wide) {
 #if MK_AVX512
                 sha_lanes_avx512(lanes / MT_LANES, words, h);
 #endif
             } else if (mk_has_avx2()) sha_lanes_avx2(lanes / MT_HALF, words, h);
             else sha_lanes_plain(lanes / MT_HALF, words, h);
-            for (int l = 0; l < lanes; ++l) {
-                uint32_t d[8];
-                for (int k = 0; k < 8; ++k) d[k] = h[k][l];
-                len[l] = digest_key(d, key[l]);
+            for (int l = 0; l < lanes; ++l) {   // (digest_key, read lane by lane)
+                for (int k = 0; k < 8; ++k) key[l][k] = h[7 - k][l];
+                len[l] = key_len(key[l]);
             }
         } else {
             for (int l = 0; l < lanes; ++l) {
-                uint32_t words[32], d[8];
+                uint32_t words[32], d[1][8];
                 size_t t = t0 + (size_t)l < n ? t0 + (size_t)l : t0;   // (a lane beyond: the first's again)
                 int blocks = bot_message(head, head_n, first + (long long)(t / np), (int)(t % np), words);
-                std::memcpy(d, SHA_H0, sizeof d);
-                for (int b = 0; b < blocks; ++b) sha256_block(d, words + 16 * b);
-                len[l] = digest_key(d, key[l]);
+                sha256_digests(1, blocks, words, d);
+                len[l] = digest_key(d[0], key[l]);
             }
         }
         out.seed(t0, key, len, nullptr, count);
