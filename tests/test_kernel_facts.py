@@ -149,7 +149,7 @@ def test_facts_agree_with_the_printed_text(name, monkeypatch):
 # the text tests that decided before what an expression's C++ reads of the state (the
 # printers' own now read what they noted: kernel_reads.py), the test's reading of the text
 _ZONE = re.compile(r"\bs\.z\.(size|top|top_any|bottom|items|topn)\(")
-_GIVEN = re.compile(r"(?:\bW|\brange_work|\birange|\bwcat|\bwappend|\bscat|\bcounted_again|\bSeen seen_)\($")
+_GIVEN = re.compile(r"(?:\bW|\brange_work|\birange|\bwcat|\bwappend1?|\bscat|\bcounted_again|\bSeen seen_)\($")
 _STATE = re.compile(r"(?<![\w.])s(?![\w])")
 _TESTED = re.compile(r"\(RZ\.(?:size|top|bottom)\((\w+)\) (?:>|<|==|!=|>=|<=) \w+\) &&? \(")
 _OWN_READ = r"\bs\.z\.(?:size|top|bottom|items|topn)\({v}[,)]"

@@ -834,6 +834,10 @@ class Proc(ChanceStatements):
         if not (t.tag == "list" and e.node == "BinOp" and e.op == "+" and e.left.node in ("Var", "Attr")
                 and self.gen.ty(e) == t and self.x(e.left, t) == target):
             return None
+        r = e.right
+        if r.node == "ListLit" and len(r.items) == 1:
+            # (x = x + [v]: v pushed where x's list is, no list of one made and dropped)
+            return f"wappend1(s, {where or target}, {self.x(r.items[0], t.arg)});"
         return f"wappend(s, {where or target}, {self.x(e.right, t)});"
 
     def _SetLocal(self, i: ops.SetLocal):

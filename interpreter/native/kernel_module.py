@@ -123,6 +123,12 @@ class ModuleWriter:
             # else holds it)
             ("template <class T> static void wappend(St& s, List<T>& x, const List<T>& b) "
             "{ W(s, (I)(x.size() + b.size())); if (!x.append(b)) x = cat(x, b); }"),
+            # (x = x + [v]: the same work as wappend, v pushed where x's buffer is when
+            # nothing else holds it, a list of lists or texts, where a list of one was made)
+            ("template <class T> static void wappend1(St& s, List<T>& x, const typename std::common_type<T>::type& v) "
+             "{ W(s, (I)(x.size() + 1)); if constexpr (List<T>::HANDLE == 0) { auto* p = x.h.p; "
+             "if (p && p->rc == 1 && !p->inline_()) { p->v.push_back(v); p->d = p->v.data(); ++p->n; p->h = 0; "
+             "return; } } List<T> b = List<T>::of({v}); if (!x.append(b)) x = cat(x, b); }"),
             read_cxx("kernel_texts.hpp"),
             "static inline I imin(I a, I b) { return nn(a) < nn(b) ? a : b; }",
             "static inline I imax(I a, I b) { return nn(a) > nn(b) ? a : b; }",

@@ -15,7 +15,7 @@ in, what it writes:
   ``items``, ``topn``: ``zone_read``), with the C++ of the zone;
 - ``counted``: the state given to a helper that reads nothing of it but the budgets'
   counters or a walk's marks (``W``, ``range_work``, ``irange``, ``wcat``, ``wappend``,
-  ``scat``, ``counted_again``, ``Seen``: ``counters``);
+  ``wappend1``, ``scat``, ``counted_again``, ``Seen``: ``counters``);
 - ``calls``: a plain call of a rule function (``uF_name(s, args...)``), with its
   arguments' C++;
 - ``other``: anything else (a variable of the rules, an item's variable or place, the

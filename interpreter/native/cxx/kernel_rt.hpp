@@ -683,7 +683,7 @@ struct List {
                 p->v.reserve(n);
                 p->v.assign(p->d, p->d + p->n);
             }
-            p->v.insert(p->v.end(), bs, bs + bn);
+            if (bn == 1) p->v.push_back(bs[0]); else p->v.insert(p->v.end(), bs, bs + bn);   // (one: no range)
             p->d = p->v.data();
         }
         p->n = (uint32_t)n;
