@@ -17,7 +17,12 @@ import re
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import kernel_plays_as_python, kernel_playouts_as_python, program_of, work_counted_as_python
+from lockstep import (
+    kernel_playouts_as_python,
+    kernel_plays_as_python,
+    program_of,
+    work_counted_as_python,
+)
 
 pytestmark = pytest.mark.kernels
 

@@ -17,6 +17,20 @@ the same in both; so the later element is the greater, part by part as tuples ar
 ordered (``tup_cmp``). No part is none (a cell, an enum value or a number of a range
 walked is never none; a literal is not).
 
+The same holds further (``_ascending_comp``): a list may be a rule function's (its
+body's, whatever its arguments), a list of ascending int literals (``[-1, 0, 1]``), a
+comprehension so made (its list's order is its elements'), or, for a loop whose numbers
+only step coordinates, one value (``[forward(s)]``) or one of two such lists by a
+condition; a loop over one value (``for t in [cell(...)]``) binds, it does not step. A
+part may be a cell ``cell(board, k: v, ...)`` bound so, where the condition says it is
+not none (``t != none and ...``) and the board's cells ascend as their coordinates do in
+the order given (a grid's by ``row:``, then ``col:``): it is then read as its
+coordinates, each a constant of the loops before, or a loop's number times a positive
+literal plus such a constant (``c.col + dc``, ``c.row + 2 * dr``), so
+breakthrough's ``[[c, t] for c in own(s) for t in targets(c, s)]``, ``t`` a cell ahead
+of ``c`` by ``dc`` in ``[-1, 0, 1]``, is made in its order. Any other part reads only
+loops whose variables were met before it.
+
 ``reserve_size`` is the size a comprehension's vector is first given: its first loop's
 list's size times the largest size of each later loop's list, where known before the
 loops run (an enum's values, a range of literals, a list written out), so that the
@@ -26,6 +40,7 @@ twice).
 from __future__ import annotations
 
 from itertools import pairwise
+from typing import Any
 
 from ...dsl import ast as ir
 from ..core.cells import conjuncts
@@ -42,6 +57,12 @@ def _int_lit(e) -> int | None:
     if e.node == "UnOp" and e.op == "-" and e.operand.node == "IntLit":
         return -e.operand.value
     return e.value if e.node == "IntLit" else None
+
+
+def _ascending_ints(items: list) -> bool:
+    """Whether ``items`` are int literals, strictly ascending."""
+    nums = [v for v in (_int_lit(x) for x in items) if v is not None]
+    return len(nums) == len(items) and all(a < b for a, b in pairwise(nums))
 
 
 def _body(gen, e):
@@ -62,8 +83,7 @@ def _ascending_iter(gen, it, depth: int = 0) -> bool:
         return all((x.node == "ListLit" and not x.items) or _ascending_iter(gen, x, depth)
                    for x in (it.then, it.other))
     if it.node == "ListLit":   # (numbers written out, ascending)
-        vals = [_int_lit(x) for x in it.items]
-        return None not in vals and all(a < b for a, b in pairwise(vals))
+        return _ascending_ints(it.items)
     if it.node == "Comprehension":   # (loops over ascending lists, their variables in order)
         return _ascending_comp(gen, it, depth)
     body = _body(gen, it)
@@ -98,15 +118,16 @@ def _cells_in_key_order(gen, board: str, keys: tuple) -> bool:
     """Whether ``cell(board, k: v, ...)`` of the coordinates ``keys`` (numbers) gives the
     board's cells in ascending order as the coordinates ascend, the first key first
     (a grid's cells by ``row:``, then ``col:``)."""
-    ns, first = gen.tables.ns, {}
+    ns = gen.tables.ns
+    first: dict[tuple, int] = {}   # (the coordinates' values -> the cell)
     cols = [ns.get(f"C_{k}") if k != "name" else None for k in keys]
     for z in gen.p.boards.get(board, []):
         if type(z) is not int or any(col is None or not 0 <= z < len(col) for col in cols):
             return False
-        vals = tuple(col[z] for col in cols)
+        vals = tuple(col[z] for col in cols if col is not None)
         if any(type(v) is not int for v in vals):
             return False
-        first.setdefault(vals, z)   # (the first cell wins: cell())
+        first.setdefault(vals, z)   # (the first cell wins, as cell() finds it)
     ids = [first[k] for k in sorted(first)]
     return all(a < b for a, b in pairwise(ids))
 
@@ -116,7 +137,10 @@ class _Loops:
     step (``drivers``, in order) and what each name bound by a loop depends on."""
 
     def __init__(self, gen, comp, depth: int):
-        self.gen, self.drivers, self.deps, self.lets = gen, [], {}, {}
+        self.gen = gen
+        self.drivers: list[tuple[str, bool]] = []   # (a loop's variable, its list holds no none)
+        self.deps: dict[str, set[int]] = {}
+        self.lets: dict[str, Any] = {}
         self.ok = len({cl.var for cl in comp.clauses}) == len(comp.clauses)
         for cl in comp.clauses:
             deps = set().union(*(self.deps[n] for n in _names(cl.iter) if n in self.deps))
