@@ -17,7 +17,12 @@ import re
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import kernel_plays_as_python, program_of
+from lockstep import (
+    kernel_playouts_as_python,
+    kernel_plays_as_python,
+    program_of,
+    work_counted_as_python,
+)
 
 pytestmark = pytest.mark.kernels
 
@@ -152,3 +157,114 @@ def test_any_and_all_over_a_few_literal_numbers_are_written_in_line():
                      r"return \(\[&\]\(\) "
                      r"__attribute__\(\(always_inline\)\) -> bool", source)
     assert re.search(r"static bool uF_far\(St& s, I uA_a\) \{ return \(\[&\]\(\) -> bool", source)
+
+
+# Moves of two cells as breakthrough's and checkers' are made (tests/testdata): a piece's
+# cells ahead (``cell(b, row: c.row + fwd(s), col: c.col + dc)`` for dc in [-1, 0, 1],
+# none left out), a piece's jumps (two cells on by a row of rows_of(c), a man's one or a
+# king's two, and a column of [-1, 1]), each list a rule function's; steps, jumps and the
+# waits are made in their order (taken as made), backs (columns descending), swapped (the
+# target before the piece), hops (a jump alone, not known to begin with its piece) and
+# crossed (the coordinates given column first) are ordered at each decision.
+STEPS = """ruleset stepping
+players 2..2
+kind P { seat: int }
+board b: grid(rows: 5, cols: 5) holds P
+zone box: P
+deck ps into box { P(seat: s) for s in 1..2 for i in 1..5 }
+var n: int = 0
+var last: int = 0
+function fwd(s: int): int = if s == 1 then 1 else -1
+function own(s: int): list of b = [c for c in cells(b) if occupied(c) and top(c).seat == s]
+function ahead(c: b, s: int): list of b =
+  [t for dc in [-1, 0, 1] for t in [cell(b, row: c.row + fwd(s), col: c.col + dc)] if t != none and empty(t)]
+function behind(c: b, s: int): list of b =
+  [t for dc in [-1, 0, 1] for t in [cell(b, row: c.row + fwd(s), col: c.col - dc)] if t != none and empty(t)]
+function across(c: b, s: int): list of b =
+  [t for dc in [-1, 0, 1] for t in [cell(b, col: c.col + dc, row: c.row + fwd(s))] if t != none and empty(t)]
+function rows_of(c: b): list of int = if c.col <= 2 then [-1, 1] else [fwd(top(c).seat)]
+function jumps(c: b): list of list of b =
+  [[c, t] for dr in rows_of(c) for dc in [-1, 1]
+     for o in [cell(b, row: c.row + dr, col: c.col + dc)]
+     for t in [cell(b, row: c.row + 2 * dr, col: c.col + 2 * dc)] if t != none and empty(t) and o != none]
+function steps(s: int): list of list of b = [[c, t] for c in own(s) for t in ahead(c, s)]
+function backs(s: int): list of list of b = [[c, t] for c in own(s) for t in behind(c, s)]
+function swapped(s: int): list of list of b = [[t, c] for c in own(s) for t in ahead(c, s)]
+function crossed(s: int): list of list of b = [[c, t] for c in own(s) for t in across(c, s)]
+function hops(s: int): list of list of b = [m for c in own(s) for m in jumps(c)]
+setup {
+  for c in cells(b) {
+    if c.row == 1 { move first(p for p in items(box) if p.seat == 1) to c }
+    if c.row == 5 { move first(p for p in items(box) if p.seat == 2) to c }
+  }
+}
+turn {
+  n = n + 1
+  let s = seat(active)
+  let k = n % 5
+  if k == 1 and occupied(steps(s)) {
+    choose m from steps(s) as "step"
+    move top(m[0]) to m[1]
+  } elif k == 2 and occupied(backs(s)) {
+    choose m from backs(s) as "back"
+    move top(m[0]) to m[1]
+  } elif k == 3 and occupied(swapped(s)) {
+    choose m from swapped(s) as "swap"
+    move top(m[1]) to m[0]
+  } elif k == 4 and occupied(hops(s)) {
+    choose m from hops(s) as "hop"
+    move top(m[0]) to m[1]
+    if occupied(jumps(m[1])) {
+      choose j from jumps(m[1]) as "again"
+      move top(j[0]) to j[1]
+    }
+  } elif k == 0 and occupied(crossed(s)) {
+    choose m from crossed(s) as "cross"
+    move top(m[0]) to m[1]
+  } else {
+    choose w from [1, 2] as "wait"
+    last = last + w
+  }
+}
+end when n == 30
+score(p) = last + sum(c.row * c.col for c in own(seat(p)))
+"""
+
+
+def stepping(native: bool, budgets=None):
+    return program_of(STEPS, "stepping.meeple", native, budgets)
+
+
+@needs_kernel
+def test_moves_of_cells_stepped_by_their_coordinates_are_taken_as_made():
+    from meeple.interpreter.native import kernel
+    source = kernel.Gen(stepping(False)).source()
+    asks = [line for line in source.split("\n") if "s.site = " in line and "all_" in line]
+    taken = [a for a in asks if "COUNTED = (long long)all_.size(); else s.opts." in a]
+    ordered = [a for a in asks if "count_ordered(all_)" in a]
+    # (step, again and wait: made in order; back, swap, hop and cross: ordered)
+    assert len(taken) == 3 and len(ordered) == 4, (len(taken), len(ordered))
+    # (ahead's cells are walked in steps' place, each pushed as a move of two cells as
+    # it is found: no list of them made first and walked)
+    assert "uF_ahead(s, " not in source
+    assert not re.search(r"const Id\* uV\d+_d = uV\d+_out\.data\(\); size_t uV\d+_n = uV\d+_out\.size\(\);",
+                         source)
+
+
+@needs_kernel
+def test_moves_of_cells_in_order_or_not_play_as_python():
+    fast, plain = stepping(True), stepping(False)
+    kinds = set()
+    for seed in range(8):
+        a, b = fast.new_game(2, seed), plain.new_game(2, seed)
+        while not b.over:
+            legal = [m.notation for m in b.legal_moves()]
+            assert [m.notation for m in a.legal_moves()] == legal
+            kinds.add(legal[0].split(" ")[0])
+            i = (seed * 5 + b.state["vars"]["n"]) % b.move_count()
+            a.apply(i, safe=False)
+            b.apply(i, safe=False)
+        assert a.result == b.result and a.state == b.state
+    assert kinds == {"step", "back", "swap", "hop", "again", "cross"} and fast.native_fallbacks == 0
+    kernel_playouts_as_python(stepping(True), plain, 12, seed=5)
+    work_counted_as_python(stepping, 12, 1 << 14)

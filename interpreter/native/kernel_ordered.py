@@ -17,6 +17,20 @@ the same in both; so the later element is the greater, part by part as tuples ar
 ordered (``tup_cmp``). No part is none (a cell, an enum value or a number of a range
 walked is never none; a literal is not).
 
+The same holds further (``_ascending_comp``): a list may be a rule function's (its
+body's, whatever its arguments), a list of ascending int literals (``[-1, 0, 1]``), a
+comprehension so made (its list's order is its elements'), or, for a loop whose numbers
+only step coordinates, one value (``[forward(s)]``) or one of two such lists by a
+condition; a loop over one value (``for t in [cell(...)]``) binds, it does not step. A
+part may be a cell ``cell(board, k: v, ...)`` bound so, where the condition says it is
+not none (``t != none and ...``) and the board's cells ascend as their coordinates do in
+the order given (a grid's by ``row:``, then ``col:``): it is then read as its
+coordinates, each a constant of the loops before, or a loop's number times a positive
+literal plus such a constant (``c.col + dc``, ``c.row + 2 * dr``), so
+breakthrough's ``[[c, t] for c in own(s) for t in targets(c, s)]``, ``t`` a cell ahead
+of ``c`` by ``dc`` in ``[-1, 0, 1]``, is made in its order. Any other part reads only
+loops whose variables were met before it.
+
 ``reserve_size`` is the size a comprehension's vector is first given: its first loop's
 list's size times the largest size of each later loop's list, where known before the
 loops run (an enum's values, a range of literals, a list written out), so that the
@@ -25,11 +39,40 @@ twice).
 """
 from __future__ import annotations
 
+from itertools import pairwise
+from typing import Any
+
+from ...dsl import ast as ir
+from ..core.cells import conjuncts
+
 _LITERALS = ("IntLit", "StrLit", "BoolLit")
 _MAX_RESERVE = 4096   # (a first guess no larger than this: a vector grows past it as before)
 
 
-def _ascending_iter(gen, it) -> bool:
+_DEPTH = 4   # (calls looked into, one within another, at most)
+
+
+def _int_lit(e) -> int | None:
+    """The value of an int literal (``-1`` too), else None."""
+    if e.node == "UnOp" and e.op == "-" and e.operand.node == "IntLit":
+        return -e.operand.value
+    return e.value if e.node == "IntLit" else None
+
+
+def _ascending_ints(items: list) -> bool:
+    """Whether ``items`` are int literals, strictly ascending."""
+    nums = [v for v in (_int_lit(x) for x in items) if v is not None]
+    return len(nums) == len(items) and all(a < b for a, b in pairwise(nums))
+
+
+def _body(gen, e):
+    """The body of the rule function ``e`` calls, or None."""
+    if e.node == "Call" and e.func in gen.c.functions and gen.facts.call_kind(e) == "function":
+        return gen.c.functions[e.func].body
+    return None
+
+
+def _ascending_iter(gen, it, depth: int = 0) -> bool:
     """Whether the list ``it`` (a loop's) is strictly ascending in the order of options,
     with no none, however the state is."""
     if it.node == "BinOp" and it.op == "..":
@@ -37,10 +80,15 @@ def _ascending_iter(gen, it) -> bool:
     if it.node == "Var" and it.name in gen.c.enums:
         return True
     if it.node == "CondExpr":   # (one of two lists, each ascending or empty)
-        return all((x.node == "ListLit" and not x.items) or _ascending_iter(gen, x) for x in (it.then, it.other))
-    if it.node == "Comprehension":   # (an ascending list filtered)
-        return len(it.clauses) == 1 and it.elem.node == "Var" and it.elem.name == it.clauses[0].var \
-            and _ascending_iter(gen, it.clauses[0].iter)
+        return all((x.node == "ListLit" and not x.items) or _ascending_iter(gen, x, depth)
+                   for x in (it.then, it.other))
+    if it.node == "ListLit":   # (numbers written out, ascending)
+        return _ascending_ints(it.items)
+    if it.node == "Comprehension":   # (loops over ascending lists, their variables in order)
+        return _ascending_comp(gen, it, depth)
+    body = _body(gen, it)
+    if body is not None:   # (a rule function's list: its body's, whatever its arguments)
+        return depth < _DEPTH and _ascending_iter(gen, body, depth + 1)
     table = gen.facts.table_list(it)
     if table is None or table[0] != "cells":
         return False
@@ -48,22 +96,149 @@ def _ascending_iter(gen, it) -> bool:
     return all(type(z) is int for z in ids) and ids == sorted(set(ids))
 
 
+def _steps(gen, it, depth: int) -> bool:
+    """Whether a loop's list ``it`` is ascending, none possibly among its values (a list
+    of one value at most, ``[forward(s)]``, or one of two such lists by a condition):
+    a loop whose numbers step a coordinate (``_coordinate``)."""
+    if it.node == "ListLit" and len(it.items) <= 1:
+        return True
+    if it.node == "CondExpr":
+        return all(_steps(gen, x, depth) for x in (it.then, it.other))
+    body = _body(gen, it)
+    if body is not None:
+        return depth < _DEPTH and _steps(gen, body, depth + 1)
+    return _ascending_iter(gen, it, depth)
+
+
+def _names(e) -> set:
+    return {n.name for n in ir.walk(e) if n.node == "Var"}
+
+
+def _cells_in_key_order(gen, board: str, keys: tuple) -> bool:
+    """Whether ``cell(board, k: v, ...)`` of the coordinates ``keys`` (numbers) gives the
+    board's cells in ascending order as the coordinates ascend, the first key first
+    (a grid's cells by ``row:``, then ``col:``)."""
+    ns = gen.tables.ns
+    first: dict[tuple, int] = {}   # (the coordinates' values -> the cell)
+    cols = [ns.get(f"C_{k}") if k != "name" else None for k in keys]
+    for z in gen.p.boards.get(board, []):
+        if type(z) is not int or any(col is None or not 0 <= z < len(col) for col in cols):
+            return False
+        vals = tuple(col[z] for col in cols if col is not None)
+        if any(type(v) is not int for v in vals):
+            return False
+        first.setdefault(vals, z)   # (the first cell wins, as cell() finds it)
+    ids = [first[k] for k in sorted(first)]
+    return all(a < b for a, b in pairwise(ids))
+
+
+class _Loops:
+    """A comprehension's loops as ``_ascending_comp`` sees them: the loops whose lists
+    step (``drivers``, in order) and what each name bound by a loop depends on."""
+
+    def __init__(self, gen, comp, depth: int):
+        self.gen = gen
+        self.drivers: list[tuple[str, bool]] = []   # (a loop's variable, its list holds no none)
+        self.deps: dict[str, set[int]] = {}
+        self.lets: dict[str, Any] = {}
+        self.ok = len({cl.var for cl in comp.clauses}) == len(comp.clauses)
+        for cl in comp.clauses:
+            deps = set().union(*(self.deps[n] for n in _names(cl.iter) if n in self.deps))
+            if cl.iter.node == "ListLit" and len(cl.iter.items) == 1:   # (one value: bound)
+                self.lets[cl.var] = cl.iter.items[0]
+                self.deps[cl.var] = deps
+            elif _steps(gen, cl.iter, depth):   # (its list may read the loops before it)
+                self.deps[cl.var] = {len(self.drivers)}
+                self.drivers.append((cl.var, _ascending_iter(gen, cl.iter, depth)))
+            else:
+                self.ok = False
+
+    def depends(self, e) -> set:
+        return set().union(*(self.deps[n] for n in _names(e) if n in self.deps))
+
+    def driver(self, e) -> int | None:
+        """The loop whose variable ``e`` is (a loop that steps), else None."""
+        if e.node == "Var" and e.name in self.deps and e.name not in self.lets:
+            return next(iter(self.deps[e.name]))
+        return None
+
+    def coordinate(self, e) -> tuple:
+        """A coordinate as ``(the loop it ascends with or None, the loops it reads
+        otherwise)``: ``dc``, ``c.col + dc``, ``c.row + 2 * dr``, ``dr - 1``."""
+        if e.node == "BinOp" and e.op == "*":
+            k, v = (_int_lit(e.left), e.right) if _int_lit(e.left) is not None else (_int_lit(e.right), e.left)
+            if k is not None and k > 0 and self.driver(v) is not None:
+                return self.driver(v), set()
+        if e.node == "BinOp" and e.op in ("+", "-"):
+            sides = [(e.left, e.right)] + ([(e.right, e.left)] if e.op == "+" else [])
+            for var_side, rest in sides:
+                d, other = self.coordinate(var_side)
+                if d is not None and not other:
+                    return d, self.depends(rest)
+        d = self.driver(e)
+        return (d, set()) if d is not None else (None, self.depends(e))
+
+    def atoms(self, part, guarded: set) -> list | None:
+        """The parts of an element part, in their order: a loop's variable, a cell by
+        its coordinates where the cells ascend with them (never none: ``t != none`` in
+        the condition), any other value by what it reads; None where it may be none."""
+        if part.node == "Var" and part.name in self.lets and self.lets[part.name].node == "CellAt":
+            cell = self.lets[part.name]
+            keys = tuple(a.name for a in cell.coords)
+            board = self.gen.ty(cell.board).arg
+            if part.name not in guarded or not _cells_in_key_order(self.gen, board, keys):
+                return None
+            return [self.coordinate(a.value) for a in cell.coords]
+        d = self.driver(part)
+        if d is not None:
+            return [(d, set())] if self.drivers[d][1] else None
+        return [(None, self.depends(part))]
+
+
+def _guarded(cond) -> set:
+    """The names the condition ``cond`` says are not none (``t != none and ...``)."""
+    out = set()
+    for c in conjuncts(cond) if cond is not None else []:
+        if c.node == "BinOp" and c.op == "!=":
+            for a, b in ((c.left, c.right), (c.right, c.left)):
+                if a.node == "Var" and b.node == "NoneLit":
+                    out.add(a.name)
+    return out
+
+
+def _ascending_comp(gen, comp, depth: int = 0) -> bool:
+    """Whether the comprehension ``comp`` makes its elements strictly ascending in the
+    order of options, none of them none: of two elements made one after the other, the
+    first loop that steps whose variable differs took its next value, greater; every
+    part of the element before the first that reads that loop reads only loops before
+    it (the same in both), and that part ascends with it (the loop's variable, or a cell
+    whose coordinates do, the board's cells in the order of their coordinates), so the
+    later element is the greater, part by part. Each loop that steps must be read so."""
+    loops = _Loops(gen, comp, depth)
+    if not loops.ok or not loops.drivers:
+        return False
+    parts = comp.elem.items if comp.elem.node in ("TupleLit", "ListLit") else [comp.elem]
+    if comp.elem.node == "ListLit" and not parts:
+        return False
+    guarded, seen = _guarded(comp.cond), 0
+    for part in parts:
+        atoms = loops.atoms(part, guarded)
+        if atoms is None:
+            return False
+        for d, reads in atoms:
+            if any(r >= seen for r in reads):
+                return False
+            if d is not None and d == seen:
+                seen += 1
+            elif d is not None and d > seen:
+                return False
+    return seen == len(loops.drivers)
+
+
 def ascending_options(gen, e) -> bool:
     """Whether the options ``e`` (a decision's) are made strictly ascending in the order
     of options, no none among them (see the module's docstring)."""
-    if e.node != "Comprehension":
-        return False
-    names = [cl.var for cl in e.clauses]
-    if len(set(names)) != len(names) or not all(_ascending_iter(gen, cl.iter) for cl in e.clauses):
-        return False
-    parts = e.elem.items if e.elem.node == "TupleLit" else [e.elem]
-    seen = []
-    for x in parts:
-        if x.node == "Var" and x.name in names:
-            seen.append(x.name)
-        elif x.node not in _LITERALS:
-            return False
-    return seen == names
+    return _ascending_iter(gen, e)
 
 
 def _static_size(gen, it) -> int | None:
