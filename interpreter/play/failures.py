@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import inplace
 from .helpers import BudgetError, RuleError
 
 if TYPE_CHECKING:
@@ -62,12 +63,15 @@ _HINTS = {
 
 
 def _rule_functions(tb) -> list[str]:
-    """The ruleset functions (generated as ``F_name``) in a traceback, in call order."""
+    """The ruleset functions (generated as ``F_name``, or written in place of their
+    calls: play/inplace.py) in a traceback, in call order."""
     names: dict[str, None] = {}
     while tb is not None:
-        code = tb.tb_frame.f_code.co_name
-        if code.startswith("F_"):
-            names[code[2:]] = None
+        code = tb.tb_frame.f_code
+        if code.co_name.startswith("F_"):
+            names[code.co_name[2:]] = None
+        for name in inplace.functions_at(code, tb.tb_lasti):
+            names[name] = None
         tb = tb.tb_next
     return list(names)
 
