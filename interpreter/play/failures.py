@@ -99,11 +99,11 @@ def _placed(err: RuleError, rule: str, span, cause: Exception | None,
     where = _where(span)
     detail = err.detail
     fn = None
-    if cause is not None:
+    # a budget (recursion depth, calls) names its functions itself: it is placed at the
+    # statement that started them
+    if cause is not None and not isinstance(err, BudgetError):
         names = _rule_functions(cause.__traceback__)
-        # a budget (recursion depth, calls) names its functions itself: it is placed at
-        # the statement that started them
-        fn = names[-1] if names and not isinstance(err, BudgetError) else None
+        fn = names[-1] if names else None
     if fn is not None and span is not None and where:
         detail = f"{detail} (called from {rule} at {where})"
         rule, span = f"function {fn}", None

@@ -69,9 +69,9 @@ def _parts(src: str) -> tuple[str, tuple]:
     return "".join(out), tuple((s, e, n) for s, e, n in regions)
 
 
-# per code object compiled from a marked text: (a weak reference to it, the text run,
-# its marked parts), by id
-_MARKED: dict[int, tuple] = {}
+# per code object compiled from a marked text: [a weak reference to it, the text run,
+# its marked parts, where its lines start (found when first asked)], by id
+_MARKED: dict[int, list] = {}
 
 
 def compile_marked(src: str, filename: str, mode: str):
@@ -87,7 +87,10 @@ def compile_marked(src: str, filename: str, mode: str):
 
 def _keep(code, plain: str, regions: tuple) -> None:
     key = id(code)
-    _MARKED[key] = (weakref.ref(code, lambda _r, key=key: _MARKED.pop(key, None)), plain, regions)
+
+    def forget(_ref) -> None:   # (the code object is gone)
+        _MARKED.pop(key, None)
+    _MARKED[key] = [weakref.ref(code, forget), plain, regions, None]
     for inner in code.co_consts:   # (a lambda's, a comprehension's code)
         if hasattr(inner, "co_positions"):
             _keep(inner, plain, regions)
@@ -99,18 +102,19 @@ def functions_at(code, lasti: int) -> list[str]:
     kept = _MARKED.get(id(code))
     if kept is None or kept[0]() is not code:
         return []
-    _, plain, regions = kept
     pos = next(itertools.islice(code.co_positions(), lasti // 2, None), None)
     if pos is None or None in pos:
         return []
-    lines = plain.split("\n")
-    starts = list(itertools.accumulate((len(x) + 1 for x in lines), initial=0))
+    if kept[3] is None:   # (once per code object: a runaway recursion has many frames)
+        lines = kept[1].split("\n")
+        kept[3] = lines, list(itertools.accumulate((len(x) + 1 for x in lines), initial=0))
+    lines, starts = kept[3]
 
     def offset(line: int, col: int) -> int:   # (a column counts the line's UTF-8 bytes)
         return starts[line - 1] + len(lines[line - 1].encode()[:col].decode(errors="ignore"))
     start, end = offset(pos[0], pos[2]), offset(pos[1], pos[3])
     inside: list[str] = []
-    for s, e, name in regions:
+    for s, e, name in kept[2]:
         if s <= start and end <= e:
             if name:
                 inside.append(name)
