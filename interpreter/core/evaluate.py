@@ -24,9 +24,9 @@ straightforward engine evaluates its expressions so (those of its procedures, it
 ending and scoring, its relations and consts: ``Program._walked``) where ``MODE`` (or
 the environment variable ``MEEPLE_EVALUATE``) says ``tree``; ``both`` evaluates each
 both ways and checks that value, budgets and error agree, and where the error is
-(``Evaluator.beside``). Off
-(``""``), as by default, the walk is not used. Any other value is an error where a
-program is compiled (``mode``: a SettingError naming the variable and its values)."""
+(``Evaluator.beside``). Off (``""``), as by default, the walk is not used. Any other
+value is an error where a program is compiled (``mode``: a SettingError naming the
+variable and its values)."""
 from __future__ import annotations
 
 import operator
