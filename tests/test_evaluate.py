@@ -289,16 +289,15 @@ def _raised(monkeypatch, mode: str, statement: str, budgets: Budgets | None = No
     return str(e.value), e.value.rule, e.value.span, e.value.hint
 
 
-def test_an_error_in_a_function_the_compiled_code_writes_in_place_is_located_in_it_walked(monkeypatch):
-    # the straightforward code writes 'tenth' in place of its call (core/inline.py): its
-    # error is the turn's; the walk calls it, and the error is the function's, called
-    # from the turn (the same words and hint)
-    compiled = _raised(monkeypatch, "", "tenth(size(pile))")
-    walked = _raised(monkeypatch, "tree", "tenth(size(pile))")
-    assert compiled[0] == "in turn at broken.meeple:13:3: division by zero"
-    assert walked[0] == ("in function tenth at broken.meeple:9:31: division by zero "
-                         "(called from turn at broken.meeple:13:3)")
-    assert walked[3] == compiled[3] and walked[1] == "function tenth"
+@pytest.mark.parametrize("mode", ["", "tree", "both"])
+def test_an_error_in_a_function_the_compiled_code_writes_in_place_is_located_in_it(monkeypatch, mode):
+    # the straightforward code writes 'tenth' in place of its call (core/inline.py), the
+    # walk calls it: the error is the function's, called from the turn, both ways (every
+    # engine and kind of error: tests/test_inlined_errors.py)
+    got = _raised(monkeypatch, mode, "tenth(size(pile))")
+    assert got[0] == ("in function tenth at broken.meeple:9:31: division by zero "
+                      "(called from turn at broken.meeple:13:3)")
+    assert got[1] == "function tenth" and got[2].line == 9 and "divisor" in got[3]
 
 
 # a call evaluates every argument (docs/language.md, 15.3), also where the Python code

@@ -20,6 +20,7 @@ from ...dsl.builtins import BUILTINS, CLOSURES
 from ...dsl.check import Checked, walks_edges
 from ...dsl.types import T, type_code  # noqa: F401 - compile, kernel and leaks import type_code here
 from ..core.primitives import PRIMITIVES, PyCall, PyOver, emit
+from ..play import inplace
 from .codegen_base import (
     _AVAIL_MAX,
     _INDEXED_MAX,
@@ -784,7 +785,11 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
         twice, see _simple_arg), in any order where the call's value may be (``perm``);
         computed once where its code calls a function (see root, _calls)."""
         fd = self.c.functions[e.func]
-        subst = {p.name: in_parens(a) for p, a in zip(fd.params, args)}
+        # (the body and the arguments marked, so that an error is located in the function
+        # or at the caller, as if the call were made: play/inplace.py; a name or a
+        # constant cannot fail)
+        subst = {p.name: in_parens(a) if isinstance(a, Code) else inplace.argument(in_parens(a))
+                 for p, a in zip(fd.params, args)}
         inner = Env(subst=subst, ids=env.ids, ranges=self._arg_ranges(fd, e.args, env),
                     keys=self._arg_keys(e, env, args, perms),
                     simple=frozenset(p.name for p, ok in zip(fd.params, simple) if ok),
@@ -793,11 +798,11 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
                                       if not ok and self.avail is not None and self._calls(a, env)))
         self._perm(perm)  # (the body's value is the call's)
         if self.avail is None:
-            text = in_parens(self.expr(fd.body, inner))
+            text = _marked(in_parens(self.expr(fd.body, inner)), e.func)
         else:  # what the body computed when it holds, or not (see _test)
             body, yes, no = self._test(fd.body, inner)
             self.avail = _common(yes, no)
-            text = in_parens(body)
+            text = _marked(in_parens(body), e.func)
             self.tested = (text, yes, no)
             self.expanded[id(e)] = calls = self._calls(fd.body, inner)
             if not calls:
@@ -856,3 +861,9 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
         if PRIMITIVES[f].gives_r:
             self.gave_r = True
         return emit(PRIMITIVES[f].python, call)
+
+
+def _marked(text: str, name: str) -> str:
+    """The text of rule function ``name``'s body written in place, marked (see
+    play/inplace.py); a name or a constant as it is (it cannot fail)."""
+    return text if isinstance(text, Code) else inplace.body(text, name)

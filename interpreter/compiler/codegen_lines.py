@@ -33,6 +33,7 @@ from ..core.primitives import (
     ZONE_TOPS,
     StepLine,
 )
+from ..play import inplace
 
 # the blocks a line of the statement form opens (``Line.kind``): a ``for`` loop, an
 # ``if`` (its condition ends the line: ``if c:``) or ``else`` branch; and a ``break``,
@@ -165,8 +166,9 @@ def _parse(text: str, i: int, stop: str) -> tuple[list, int]:
 
 def written_len(text: str) -> int:
     """The length of a text as written out (each mark as long as what it stands for,
-    but COMP, which stands for none)."""
-    return len(text) - text.count(COMP)
+    but COMP, which stands for none, and those of functions written in place:
+    play/inplace.py)."""
+    return inplace.written_len(text) - text.count(COMP)
 
 
 def write(parts: list, plan: Plan | None) -> str:

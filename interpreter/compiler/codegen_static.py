@@ -6,6 +6,7 @@ loop. The core decides which conjuncts are static and what the tables hold
 prints them (StaticCells._core_cells) and reads nothing of the text it writes."""
 from __future__ import annotations
 
+from ..play import inplace
 from .codegen_base import _COMP_MIN, CompilerPart, Env
 from .codegen_lines import plain
 
@@ -102,7 +103,7 @@ class StaticCells(CompilerPart):
             return known
         name = f"KC_{len(self.static_tables) + 1}"
         scope: dict = {}
-        exec(compile(src, "<kept cells>", "exec"), self.t.ns, scope)  # noqa: S102 - generated from the checked IR
+        exec(inplace.compile_marked(src, "<kept cells>", "exec"), self.t.ns, scope)  # noqa: S102 - generated from the checked IR
         self.t.ns[name], self.t.ns[name + "F"] = {}, scope["_kept_"]
         self.static_tables[(board, src)] = name
         return name

@@ -16,7 +16,7 @@ from ...dsl.errors import Diagnostic, MeepleError
 from ...dsl.types import T, tuple_parts
 from ..core import evaluate
 from ..core.facts import Facts
-from ..play import helpers
+from ..play import helpers, inplace
 from ..play.game import Game
 from ..play.helpers import BudgetError, RuleError
 from . import codegen
@@ -580,7 +580,7 @@ class Program:
         raise MeepleError(self.diags)
 
     def _count_code(self, src: str, span) -> bool:
-        self._code_size += len(src)
+        self._code_size += inplace.written_len(src)
         if self._code_size > self.budgets.code:
             self.diags.append(self._budget_diag(span, "code", f"the rules make more than "
                                                 f"{self.budgets.code:,} characters of code"))
@@ -671,7 +671,7 @@ class Program:
             exec(_code(src, filename, "exec"), self.ns)  # noqa: S102 - generated from the checked IR
         if self._native is None:
             return python()
-        return self._native.run(self, src, filename, mode, python)
+        return self._native.run(self, inplace.unmarked(src), filename, mode, python)
 
     def _python_ns(self) -> dict:
         """The namespace of the Python code run where a fast code fails: natively, the
@@ -803,8 +803,10 @@ class Program:
 def _code(src: str, filename: str, mode: str):
     """``compile()``, once per text: the programs of a ruleset for each player count
     (and a ruleset loaded again in the same process) share their code objects, which
-    are immutable; each program runs them in its own namespace."""
-    return compile(src, filename, mode)
+    are immutable; each program runs them in its own namespace. The marks of the
+    functions written in place are taken out, and kept for locating errors
+    (play/inplace.py)."""
+    return inplace.compile_marked(src, filename, mode)
 
 
 def _later(src: str, filename: str, ns: dict):

@@ -23,9 +23,10 @@ An evaluation reads the state and changes nothing but the budgets' counters. The
 straightforward engine evaluates its expressions so (those of its procedures, its
 ending and scoring, its relations and consts: ``Program._walked``) where ``MODE`` (or
 the environment variable ``MEEPLE_EVALUATE``) says ``tree``; ``both`` evaluates each
-both ways and checks that value, budgets and error agree (``Evaluator.beside``). Off
-(``""``), as by default, the walk is not used. Any other value is an error where a
-program is compiled (``mode``: a SettingError naming the variable and its values)."""
+both ways and checks that value, budgets and error agree, and where the error is
+(``Evaluator.beside``). Off (``""``), as by default, the walk is not used. Any other
+value is an error where a program is compiled (``mode``: a SettingError naming the
+variable and its values)."""
 from __future__ import annotations
 
 import operator
@@ -37,7 +38,7 @@ from ...dsl.builtins import CLOSURES
 from ...dsl.check import walks_edges
 from ...dsl.settings import choice
 from ..play import helpers
-from ..play.failures import _describe
+from ..play.failures import _describe, _rule_functions
 from .primitives import PRIMITIVES, PyCall, PyOver, emit
 
 # the values of MEEPLE_EVALUATE (tests): the engines' compiled code, this walk, both compared
@@ -304,7 +305,8 @@ class Evaluator:
     def beside(self, compiled, walked):
         """``MODE == "both"``: a function that runs an expression's compiled code and its
         walk from the same budgets and checks that they agree (the value, the budgets'
-        counters after it, the error raised), then goes on as the compiled code did."""
+        counters after it, the error raised and the rule functions it is raised in), then
+        goes on as the compiled code did."""
         def both(R, *args):
             before = (R.work, R.calls, R.depth)
             want, value, error = _outcome(compiled, R, args)
@@ -341,11 +343,12 @@ def _frame(name: str):
 
 def _outcome(fn, R, args) -> tuple:
     """What ``fn(R, *args)`` gives, as compared: ``("value", its repr)`` or ``("error",
-    its kind, its plain words)``; the value; the error."""
+    its kind, its plain words, the rule functions it is in)`` (where it is located:
+    play/failures.py); the value; the error."""
     try:
         v = fn(R, *args)
     except helpers.RuleError as e:
-        return ("error", type(e).__name__, str(e)), None, e
+        return ("error", type(e).__name__, str(e), _rule_functions(e.__traceback__)), None, e
     except Exception as e:  # noqa: BLE001 - a failure of Python, in plain words as the runtime says it
-        return ("error", "failure", _describe(e)), None, e
+        return ("error", "failure", _describe(e), _rule_functions(e.__traceback__)), None, e
     return ("value", repr(v)), v, None

@@ -22,7 +22,9 @@ is counted where it is written. A body may be written so where
   it holds fewer than ``EXPANDED_MAX`` nodes (calls of calls can grow exponentially:
   a bigger one is called instead).
 
-``inlined(fast)`` says which (``Inlined``); a printer reads it and writes the bodies.
+``inlined(fast)`` says which (``Inlined``); a printer reads it and writes the bodies,
+marking each one and its arguments, so that an error in a body is located in its
+function, as where the call is made (play/inplace.py).
 
 A call evaluates each of its arguments (docs/language.md, 15.3); a body written in place
 evaluates an argument only where it reads its parameter, so not at all where it never

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import inplace
 from .helpers import BudgetError, RuleError
 
 if TYPE_CHECKING:
@@ -62,12 +63,15 @@ _HINTS = {
 
 
 def _rule_functions(tb) -> list[str]:
-    """The ruleset functions (generated as ``F_name``) in a traceback, in call order."""
+    """The ruleset functions (generated as ``F_name``, or written in place of their
+    calls: play/inplace.py) in a traceback, in call order."""
     names: dict[str, None] = {}
     while tb is not None:
-        code = tb.tb_frame.f_code.co_name
-        if code.startswith("F_"):
-            names[code[2:]] = None
+        code = tb.tb_frame.f_code
+        if code.co_name.startswith("F_"):
+            names[code.co_name[2:]] = None
+        for name in inplace.functions_at(code, tb.tb_lasti):
+            names[name] = None
         tb = tb.tb_next
     return list(names)
 
@@ -95,11 +99,11 @@ def _placed(err: RuleError, rule: str, span, cause: Exception | None,
     where = _where(span)
     detail = err.detail
     fn = None
-    if cause is not None:
+    # a budget (recursion depth, calls) names its functions itself: it is placed at the
+    # statement that started them
+    if cause is not None and not isinstance(err, BudgetError):
         names = _rule_functions(cause.__traceback__)
-        # a budget (recursion depth, calls) names its functions itself: it is placed at
-        # the statement that started them
-        fn = names[-1] if names and not isinstance(err, BudgetError) else None
+        fn = names[-1] if names else None
     if fn is not None and span is not None and where:
         detail = f"{detail} (called from {rule} at {where})"
         rule, span = f"function {fn}", None
