@@ -6,7 +6,9 @@ king))``), the loop walks the bits of an index of the occupied cells the zones k
 cell holds an item, kept by every move of an item), lowest first: the cells' order. The
 work budget counts the board's cells as before (the list's length, counted before the
 loop), and the whole condition is tested on each occupied cell: the same elements,
-values, work and calls as the reference.
+values, work and calls as the reference. (So the index must hold every occupied cell;
+a bit left set on an empty one would cost a test, not change an answer: the lockstep
+tests catch a cell missed, tests/test_kernel_occupancy.py.)
 
 The index is kept only where a loop walks it (the state's zones then have it: a word
 per 64 cells of the boards, from the first board's first cell to the last board's
