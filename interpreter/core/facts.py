@@ -24,7 +24,8 @@ rather than by each printer on its own.
   changes with (``loops_around``, ``loops_read``, ``invariant``: hoist.py);
 - the static part of a loop's condition over a board's cells: the cells it lets
   through, by the value of a keyed conjunct (``cells_filter``: cells.py), or by values
-  given from before the loop (``cells_given``);
+  given from before the loop (``cells_given``); whether only its occupied cells can
+  pass the condition, which is false on an empty one (``occupied_only``: occupancy.py);
 - the rule functions worth computing once per position, their values kept while the
   state stays the same (``repeated``, ``memoised``: memo.py);
 - the rule functions whose evaluation reads nothing of the state, or only global
@@ -75,6 +76,7 @@ from .cells import Cells
 from .hoist import Hoist
 from .inline import Inline
 from .memo import Memo
+from .occupancy import Occupancy
 from .once import Once
 from .pure import Pure
 
@@ -86,7 +88,7 @@ _RAY = "Ray"
 CALLS_FREE = 32
 
 
-class Facts(Bounds, Cells, Hoist, Inline, Memo, Once, Pure):
+class Facts(Bounds, Cells, Hoist, Inline, Memo, Occupancy, Once, Pure):
     """The facts of one program (``p``, its checked program ``c``), found when first
     asked."""
 

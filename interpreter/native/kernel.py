@@ -64,6 +64,7 @@ from .kernel_layout import LOOP_INDEX, Layout, plain
 from .kernel_memo import MemoCalls
 from .kernel_module import ModuleWriter
 from .kernel_names import NamedValues
+from .kernel_occupancy import OccupiedWalks
 from .kernel_operators import Operators
 from .kernel_ordered import ascending_options, reserve_size
 from .kernel_ranged import RangedCalls
@@ -120,6 +121,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         self.proc_index = {}
         self.layout = Layout(self)         # the types the state keeps its fields in
         self.cells = CellFilters(self)     # loops over a board's cells by their static conditions
+        self.occupied = OccupiedWalks(self)  # loops over a board's occupied cells
         # the locals a decision may set to a list or tuple that is none (its move without
         # an object): read where Python would fail on none, the kernel bails (nnv)
         self.maybe_none = frozenset(
@@ -366,6 +368,12 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
                 inside = clause(i + 1, deeper, rest)
                 return (f"{head}const List<Id>& {sub} = {walk[0]}; {sized(f'{sub}.size()')}"
                         f"for (const Id& {var} : {sub}) {{ {CELL_ID.format(var)}{inside} }} }}")
+            # (the last loop over a board's cells that only occupied ones pass walks those
+            # alone: kernel_occupancy.py)
+            occupied = self.occupied.loop(cl, comp.cond, inner, var, lambda: clause(i + 1, deeper, cond)) \
+                if i == len(comp.clauses) - 1 else None
+            if occupied is not None:
+                return f"{head}{sized(f'{xs}.size()')}{occupied} }}"
             inside = clause(i + 1, deeper, cond)
             table = self.facts.table_list(it)
             # (a board's cells and a relation's related cells are cells, never none)

@@ -82,7 +82,8 @@ class ModuleWriter:
             "  " + " ".join(wide),
             "  Id active = 0; int site = -1; Id player = -1; int outcomes[NP];",
             "  " + " ".join(narrow),
-            f"  Zones<NI, NZ{', true' if self.gen.stamped else ''}> z;",   # (stamps: kernel_lasting.py)
+            # (stamps: kernel_lasting.py; an index of the occupied cells: kernel_occupancy.py)
+            f"  Zones<NI, NZ{self.zones_args()}> z;",
             # (who sees each item: -1 as its place says, else a mask of seats; the zones
             # revealed to all)
             f"  {faces} {reveals}",
@@ -266,6 +267,13 @@ class ModuleWriter:
         out.append("static const Str RET_SLOT[] = {" + ", ".join(
             [literal(slot) for _, slot, _, _, _ in self.gen.returns] + ["Str()"]) + "};")
         return out
+
+    def zones_args(self) -> str:
+        """The arguments of the state's ``Zones`` after ``NI, NZ`` (cxx/kernel_zones.hpp):
+        whether the zones carry stamps (kernel_lasting.py), the index of the occupied
+        cells (kernel_occupancy.py); none where neither."""
+        occ = self.gen.occupied.zones_args()
+        return (", true" if self.gen.stamped else ", false" if occ else "") + occ
 
     def seers(self) -> str:
         """Per zone, the seats that see its items, as bits (runtime._zone_seers)."""

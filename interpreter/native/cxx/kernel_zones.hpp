@@ -33,7 +33,17 @@ struct Lineage {
 };
 struct NoLineage {};
 static uint64_t ZONE_CLOCK = 0;
-template <int NI, int NZ, bool STAMPED = false>
+// OCC_N > 0: the zones OCC_LO .. OCC_LO + OCC_N - 1 (the cells of the boards, in their
+// order) each have a bit in ``occ``, set while the zone holds an item (append and unlink
+// keep it): a loop over a board's cells whose condition is false on an empty cell walks
+// the bits set (interpreter/native/kernel_occupancy.py), in the cells' order.
+// (the bits a..b of the index, of those in its word w: a loop over a board's cells)
+static inline uint64_t occ_mask(int w, int a, int b) {
+    int lo = a - 64 * w, hi = b - 64 * w;
+    uint64_t m = lo <= 0 ? ~0ULL : ~0ULL << lo;
+    return hi >= 63 ? m : m & ((1ULL << (hi + 1)) - 1);
+}
+template <int NI, int NZ, bool STAMPED = false, int OCC_LO = 0, int OCC_N = 0>
 struct Zones {
     typedef Fit<-1, NI> It;
     typedef Fit<-1 - NZ, NI> Ln;
@@ -44,10 +54,23 @@ struct Zones {
     It len[NZ > 0 ? NZ : 1];  // (0 .. NI)
     uint64_t stamp[STAMPED && NZ > 0 ? NZ : 0];  // (STAMPED: see above)
     [[no_unique_address]] std::conditional_t<STAMPED, Lineage, NoLineage> lin;
+    uint64_t occ[(OCC_N + 63) / 64];  // (OCC_N > 0: see above; else no byte)
+
+    // the bit of zone z in ``occ`` set (``on``) or cleared, where it has one
+    void occ_set(Id z, bool on) {
+        if constexpr (OCC_N > 0) {
+            uint32_t b = (uint32_t)(z - OCC_LO);
+            if (b < (uint32_t)OCC_N) {
+                uint64_t m = 1ULL << (b & 63);
+                occ[b >> 6] = on ? occ[b >> 6] | m : occ[b >> 6] & ~m;
+            }
+        }
+    }
 
     void clear() {
         for (int i = 0; i < NI; ++i) prv[i] = nxt[i] = -1;
         for (int z = 0; z < NZ; ++z) head[z] = tail[z] = -1, len[z] = 0;
+        if constexpr (OCC_N > 0) std::fill(occ, occ + (OCC_N + 63) / 64, 0ULL);
         if constexpr (STAMPED) {
             uint64_t t = ++ZONE_CLOCK;
             for (int z = 0; z < NZ; ++z) stamp[z] = t;
@@ -71,6 +94,7 @@ struct Zones {
         if (t >= 0) nxt[t] = item; else head[z] = item;
         tail[z] = item;
         ++len[z];
+        if constexpr (OCC_N > 0) occ_set(z, true);
     }
     // (the item's own links are left as they were: ``move`` appends it at once)
     void unlink(Id item, Id z) {
@@ -79,6 +103,7 @@ struct Zones {
         if (p >= 0) nxt[p] = n; else head[z] = n >= 0 ? n : -1;
         if (n >= 0) prv[n] = p; else tail[z] = p >= 0 ? p : -1;
         --len[z];
+        if constexpr (OCC_N > 0) if (len[z] == 0) occ_set(z, false);
     }
     // Runtime.move of an item that nobody sees face down: to the top of ``to``
     // (nothing changes when it is there already)
@@ -121,6 +146,7 @@ struct Zones {
     void set_items(Id z, const std::vector<Id>& v) {  // a zone's items, bottom to top, anew
         head[z] = tail[z] = -1;
         len[z] = 0;
+        occ_set(z, false);
         for (Id i : v) append(i, z);
     }
 };
