@@ -1,0 +1,78 @@
+// The keys of texts a counted decision tells apart without making them (written into a
+// kernel by interpreter/native/kernel_module.py after kernel_texts.hpp, where
+// kernel_text_keys.py prints a let's texts as keys).
+//
+// a text's key: its first 8 bytes as a number, the first the highest (0 after its end),
+// its bytes (TK_NONE: none) and its characters (Python's len); two texts of at most 7
+// bytes are equal where their keys and bytes are (as count_ordered reads them)
+constexpr size_t TK_NONE = SIZE_MAX;
+struct TK {
+    uint64_t k;
+    size_t b;
+    I c;
+};
+// the key of a text made (none kept as none: a part of a join stops there, tk_join)
+static inline TK tk(const Str& x) {
+    if (is_none_s(x)) return TK{0, TK_NONE, 0};
+    size_t b = x.size();
+    uint64_t k = x.key();
+    return TK{k, b, b <= 7 && (k & 0x8080808080808080ULL) == 0 ? (I)b : chars(x)};
+}
+// the key of a text that is never none (kernel_text_parts.py: a text of the rules, a
+// cell's name...)
+static inline TK tk(const Sure& x) {
+    size_t b = x.s.size();
+    uint64_t k = x.s.key();
+    return TK{k, b, b <= 7 && (k & 0x8080808080808080ULL) == 0 ? (I)b : chars(x.s)};
+}
+// a + b + c ...: scatn's work (joined_work of the parts' characters: each part after the
+// first adds the characters so far), a part that is none stopping it as there; the key of
+// the text scatn makes (where it has at most 7 bytes), each part's shifted after those
+// before it (written out part by part: no array, no loop)
+struct TKJoin {
+    uint64_t k = 0;
+    size_t b = 0;
+    I c = 0, work = 0;
+    __attribute__((always_inline)) void add(const TK& p) {
+        if (p.b == TK_NONE) bail();
+        k |= b < 8 ? p.k >> (8 * b) : 0;
+        b += p.b;
+        c += p.c;
+        work += c;
+    }
+};
+template <class... T>
+static inline TK tk_join(St& s, const TK& first, const T&... x) {
+    TKJoin j;
+    j.add(first);
+    j.work = 0;
+    (j.add(x), ...);
+    W(s, j.work);
+    return TK{j.b <= 7 ? j.k : 0, j.b, j.c};
+}
+
+// the keys of a let's texts (kernel_text_keys.py), and how many of them differ (-1: they
+// do not tell: the let is made as ever, and its list counted)
+static std::vector<TK> TKEYS;
+static long long KEYED = -1;
+// how many of the keys l differ: count_ordered's table of hashes, where each text has at
+// most 7 bytes and there are at most 128; else -1 (one longer, none, or none at all)
+static long long count_keys(const std::vector<TK>& l) {
+    size_t n = l.size();
+    if (n == 0 || n > 128) return -1;
+    size_t cap = 16;
+    while (cap < 2 * n) cap <<= 1;
+    uint64_t seen[256];
+    std::memset(seen, 0, cap * sizeof(uint64_t));
+    long long k = 0;
+    for (size_t i = 0; i < n; ++i) {
+        size_t b = l[i].b;
+        if (b > 7) return -1;   // (and none)
+        uint64_t v = (l[i].k | b) + 1;   // (its 8th byte 0: never 0)
+        size_t h = (size_t)((v * 0x9E3779B97F4A7C15ULL) >> 56) & (cap - 1);
+        while (seen[h] != 0 && seen[h] != v) h = (h + 1) & (cap - 1);
+        k += seen[h] == 0;
+        seen[h] = v;
+    }
+    return k;
+}
