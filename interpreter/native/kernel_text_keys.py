@@ -43,11 +43,11 @@ KEY_BYTES = 7
 
 
 def literal_key(text: str) -> str:
-    """The C++ ``TK`` of a text written in the rules: its first 8 bytes as a number (the
-    first the highest), its bytes, its characters."""
+    """The C++ key of a text written in the rules (a ``TKs``, never none): its first 8
+    bytes as a number (the first the highest), its bytes, its characters."""
     b = text.encode("utf-8")
     k = int.from_bytes(b[:8].ljust(8, b"\0"), "big")
-    return f"TK{{{k:#x}ULL, {len(b)}, {len(text)}}}"
+    return f"TKs{{{{{k:#x}ULL, {len(b)}, {len(text)}}}}}"
 
 
 class TextKeys:
@@ -94,7 +94,7 @@ class TextKeys:
                 # kernel_names.py, holds "" where no cell is)
                 keys = [literal_key(v if isinstance(v, str) else "") for v in self.ns["CELL_NAME"]]
                 table = self.tables.table(("CELL_NAME_KEY",), lambda t: (
-                    f"static const TK {t}[{len(keys)}] = {{{', '.join(keys)}}};"))
+                    f"static const TKs {t}[{len(keys)}] = {{{', '.join(keys)}}};"))
                 return f"{table}[nn({self.expr(e.obj, sc)})]"
             case "Call" if self._keyed_call(e):
                 fd = self.c.functions[e.func]

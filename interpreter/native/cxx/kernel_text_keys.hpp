@@ -11,6 +11,9 @@ struct TK {
     size_t b;
     I c;
 };
+// the key of a text that is never none (kernel_text_parts.py: a text of the rules, a
+// cell's name, a join): a part of a join read with no test for none
+struct TKs : TK {};
 // the key of a text made (none kept as none: a part of a join stops there, tk_join)
 static inline TK tk(const Str& x) {
     if (is_none_s(x)) return TK{0, TK_NONE, 0};
@@ -18,12 +21,10 @@ static inline TK tk(const Str& x) {
     uint64_t k = x.key();
     return TK{k, b, b <= 7 && (k & 0x8080808080808080ULL) == 0 ? (I)b : chars(x)};
 }
-// the key of a text that is never none (kernel_text_parts.py: a text of the rules, a
-// cell's name...)
-static inline TK tk(const Sure& x) {
+static inline TKs tk(const Sure& x) {
     size_t b = x.s.size();
     uint64_t k = x.s.key();
-    return TK{k, b, b <= 7 && (k & 0x8080808080808080ULL) == 0 ? (I)b : chars(x.s)};
+    return TKs{{k, b, b <= 7 && (k & 0x8080808080808080ULL) == 0 ? (I)b : chars(x.s)}};
 }
 // a + b + c ...: scatn's work (joined_work of the parts' characters: each part after the
 // first adds the characters so far), a part that is none stopping it as there; the key of
@@ -35,20 +36,24 @@ struct TKJoin {
     I c = 0, work = 0;
     __attribute__((always_inline)) void add(const TK& p) {
         if (p.b == TK_NONE) bail();
+        put(p);
+    }
+    __attribute__((always_inline)) void add(const TKs& p) { put(p); }
+    __attribute__((always_inline)) void put(const TK& p) {
         k |= b < 8 ? p.k >> (8 * b) : 0;
         b += p.b;
         c += p.c;
         work += c;
     }
 };
-template <class... T>
-static inline TK tk_join(St& s, const TK& first, const T&... x) {
+template <class F, class... T>
+static inline TKs tk_join(St& s, const F& first, const T&... x) {
     TKJoin j;
     j.add(first);
     j.work = 0;
     (j.add(x), ...);
     W(s, j.work);
-    return TK{j.b <= 7 ? j.k : 0, j.b, j.c};
+    return TKs{{j.b <= 7 ? j.k : 0, j.b, j.c}};
 }
 
 // the keys of a let's texts (kernel_text_keys.py), and how many of them differ (-1: they
