@@ -87,8 +87,8 @@ class TextKeys:
                     e = e.left
                     parts.append(e.right)
                 parts.append(e.left)
-                keys = ", ".join(self.text_key(x, sc) for x in reversed(parts))
-                return f"tk_join({counters(sc)}, {keys})"
+                joined = ", ".join(self.text_key(x, sc) for x in reversed(parts))
+                return f"tk_join({counters(sc)}, {joined})"
             case "Attr" if e.name == "name" and self.ty(e.obj).tag == "cell":
                 # (a cell's name: a table of the names' keys, as the table of the names,
                 # kernel_names.py, holds "" where no cell is)
