@@ -86,3 +86,11 @@ def test_a_decision_whose_options_a_let_does_not_make_counts_its_list():
     decision): no keys, the list counted as before."""
     text = NAMES.replace('choose mv from names as "go"', 'choose mv from ["x", "y", "x"] as "go"')
     assert "count_keys" not in kernel.Gen(program_of(text, "keys.meeple", False)).source()
+
+
+def test_chess_counts_its_last_decisions_move_names_by_their_keys():
+    """Chess's turn names every legal move (``notation(m, r)``) and chooses among the
+    names: a perft's last decisions count the names' keys (docs/performance.md)."""
+    source = kernel.Gen(interpreter.load("chess").for_players(2)).source()
+    assert source.count("KEYED = count_keys(TKEYS)") == 1
+    assert "static inline TK uT_notation(St& s" in source and "static inline TK uT_letter(St& s" in source
