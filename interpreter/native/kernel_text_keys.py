@@ -172,7 +172,7 @@ class KeyedLets:
         g.text_keys = True
         e = self.proc.core[pc].value
         keys = "TKEYS"
-        body = g.loops(e, self.proc.sc, lambda inner: f"{keys}.push_back({g.text_key(e.elem, inner)});",
+        body = g.loops(e, self.proc.sc, lambda inner: f"{keys}.push_back(tk_told({g.text_key(e.elem, inner)}));",
                        reserve=keys, whole=True)
         return (f"if (COUNTING) {{ I kw_ = s.work, kc_ = s.calls; {keys}.clear(); {body} "
                 f"KEYED = count_keys({keys}); if (KEYED < 0) {{ s.work = kw_; s.calls = kc_; {assign} }} }} "

@@ -56,13 +56,16 @@ static inline TKs tk_join(St& s, const F& first, const T&... x) {
     return TKs{{j.b <= 7 ? j.k : 0, j.b, j.c}};
 }
 
-// the keys of a let's texts (kernel_text_keys.py), and how many of them differ (-1: they
-// do not tell: the let is made as ever, and its list counted)
-static std::vector<TK> TKEYS;
+// the keys of a let's texts (kernel_text_keys.py), each as the number count_ordered
+// hashes for it ((key | bytes) + 1: never 0, its 8th byte 0), or 0 where it has more than
+// 7 bytes or is none; and how many of them differ (-1: they do not tell: the let is made
+// as ever, and its list counted)
+static std::vector<uint64_t> TKEYS;
 static long long KEYED = -1;
+static inline uint64_t tk_told(const TK& x) { return x.b <= 7 ? (x.k | x.b) + 1 : 0; }
 // how many of the keys l differ: count_ordered's table of hashes, where each text has at
 // most 7 bytes and there are at most 128; else -1 (one longer, none, or none at all)
-static long long count_keys(const std::vector<TK>& l) {
+static long long count_keys(const std::vector<uint64_t>& l) {
     size_t n = l.size();
     if (n == 0 || n > 128) return -1;
     size_t cap = 16;
@@ -71,9 +74,8 @@ static long long count_keys(const std::vector<TK>& l) {
     std::memset(seen, 0, cap * sizeof(uint64_t));
     long long k = 0;
     for (size_t i = 0; i < n; ++i) {
-        size_t b = l[i].b;
-        if (b > 7) return -1;   // (and none)
-        uint64_t v = (l[i].k | b) + 1;   // (its 8th byte 0: never 0)
+        uint64_t v = l[i];
+        if (v == 0) return -1;   // (longer, or none)
         size_t h = (size_t)((v * 0x9E3779B97F4A7C15ULL) >> 56) & (cap - 1);
         while (seen[h] != 0 && seen[h] != v) h = (h + 1) & (cap - 1);
         k += seen[h] == 0;
