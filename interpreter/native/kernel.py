@@ -71,6 +71,7 @@ from .kernel_ranged import RangedCalls
 from .kernel_reads import StateReads, counters, state, zone_read
 from .kernel_rows import SHORT_INLINE, TabledRows, short_loops
 from .kernel_tables import Tables
+from .kernel_text_keys import KeyedLets, TextKeys
 from .kernel_text_parts import TextParts
 from .kernel_types import BOOL, IDS, INT, STR, Unsupported, has_none
 from .kernel_unread import UnreadLets
@@ -83,7 +84,7 @@ MAX_SOURCE = 8_000_000  # characters of C++ a kernel may have (chess: 140,000)
 
 class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists, KnownLoops,
           EmptyLists, WalkViews, TabledRows, ConstantJoins, FilteredCalls,
-          RangedCalls, StateReads, FilterLoops, NamedValues, Operators):
+          RangedCalls, StateReads, FilterLoops, NamedValues, Operators, TextKeys):
     """Writes the C++ of one program (``source()``)."""
 
     def __init__(self, prog):
@@ -108,6 +109,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         self.counting = self.facts.counts_calls  # (the functions that count their calls)
         self.sites: list[dict] = []       # choose statements: what apply needs
         self.draws = False                # whether a statement draws (kernel_chance.py)
+        self.text_keys = False            # whether a let's texts are counted by keys (kernel_text_keys.py)
         self.keepable: dict[str, bool] = {}  # see kept (kernel_memo.py)
         self.kept_made: set = set()
         self.any_order: dict[int, object] = {}
@@ -694,6 +696,7 @@ class Proc(ChanceStatements):
         self.locals: dict[str, T] = dict(ptypes)
         self._types()
         self.unread = UnreadLets(self.core, gen.b.calls)   # (lets a counted decision leaves unmade)
+        self.keyed = KeyedLets(self)   # (texts a counted decision tells apart by their keys)
         self.sc = {n: (f"f->{self.field(n)}", t) for n, t in self.locals.items()}
 
     # ------------------------------------------------------------ locals
@@ -852,7 +855,8 @@ class Proc(ChanceStatements):
         t = self.locals[i.var]
         target = f"f->{self.field(i.var)}"
         done = self._appended(target, i.value, t)
-        self.emit(f"{self.unread.let(self.here(), done or f'{target} = {self._value(i.value, t)};')} {self.go(self.nxt)}")
+        made = self.keyed.let(self.here(), done or f"{target} = {self._value(i.value, t)};")
+        self.emit(f"{self.unread.let(self.here(), made)} {self.go(self.nxt)}")
 
     def _SetGlobal(self, i: ops.SetGlobal):
         t = self.gen.typeref(self.gen.c.vars[i.var].type)
@@ -947,7 +951,8 @@ class Proc(ChanceStatements):
             body = self._ask_when(s, el)
         else:
             k, o = self._site(s.var, el, s.verb, s.alone, s.said)
-            body = f"{self._ask_body(el, s.alone, o, self._plain_options(s.options))} s.site = {k};"
+            body = self._ask_body(el, s.alone, o, self._plain_options(s.options))
+            body = f"{self.keyed.counted(self.here(), body)} s.site = {k};"
         self.emit(f"{{ {self._conds(s)}List<{ce}> all_ = {opts}; Id who_ = {self._chooser(s)}; "
                   f"if (who_ < 0 || who_ >= NP) bail(); {body} s.player = who_; }} "
                   f"STEP(s); f->pc = {self.nxt}; return;")

@@ -131,6 +131,8 @@ class ModuleWriter:
              "if (p && p->rc == 1 && !p->inline_()) { p->v.push_back(v); p->d = p->v.data(); ++p->n; p->h = 0; "
              "return; } } List<T> b = List<T>::of({v}); if (!x.append(b)) x = cat(x, b); }"),
             read_cxx("kernel_texts.hpp"),
+            # (texts a counted decision tells apart by their keys: kernel_text_keys.py)
+            *([read_cxx("kernel_text_keys.hpp")] if self.gen.text_keys else []),
             "static inline I imin(I a, I b) { return nn(a) < nn(b) ? a : b; }",
             "static inline I imax(I a, I b) { return nn(a) > nn(b) ? a : b; }",
             # (the slot of an item's variable, for an item that has it: kernel_layout.ivar)

@@ -36,7 +36,7 @@ static inline bool ascii_bytes(const char* b, size_t k) {
 #endif
 }
 
-// a + b + c ... (kernel.py: Gen._texts_joined, the left operands of + all the way down):
+// a + b + c ... (kernel_operators.py: _texts_joined, the left operands of + all the way down):
 // one text made, its bytes copied once, where the reference makes a text at each +. The
 // work is the reference's: each + counts the characters of both its sides, so
 // ((a + b) + c) counts |a| + |b|, then |a| + |b| + |c|. A none text among them stops

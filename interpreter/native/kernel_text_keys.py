@@ -1,0 +1,186 @@
+"""A counted decision's texts told apart by their keys, not made (a part of ``kernel.Gen``
+and of ``kernel.Proc``).
+
+A perft counts the options of its last decision (cxx/kernel_glue.hpp, ``counted_after``:
+the rules run with ``COUNTING`` set up to the decision, whose distinct options are
+counted, and the state is dropped). Where those options are texts that a ``let`` made
+just before (``let names = [notation(m, r) for m in moves ...]``, then ``choose mv from
+names``), the count needs only how many of them differ: for texts of at most 7 bytes,
+their keys (their bytes as one number) and lengths, as ``count_ordered`` reads them. So
+with ``COUNTING`` set the let makes no text: it walks the same loops, and each element is
+printed as its key (``TK``, cxx/kernel_texts.hpp) by ``text_key``: a text written in the
+rules is a key known before any game; ``a + b ...`` joins the parts' keys (``tk_join``,
+which counts the work ``scatn`` counts for that join and stops where it stops, at a
+part that is none); ``if c then x else y`` takes one side's key; a plain call of a rule
+function whose value is a text calls that function's body printed the same way
+(``uT_name``); anything else is the text made, then its key (``tk``). The same lists are
+walked, the same functions called, the same work and calls counted, in the same order.
+
+The decision then counts the keys (``count_keys``): where one of the texts is longer
+than 7 bytes or none, or there is no text, or more than 128, the work and calls are put
+back as they were before the let and the let is made as ever (the same values again:
+the rules' functions read the state, which nothing changed), and the decision counts
+the list as before. Only where the let is one of those that run straight into the
+decision (none of them a jump's target), its value a comprehension of texts, the
+decision's options that local itself (no verb offered alone, no condition), and no let
+between them reads it.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..core import ops
+from .kernel_reads import called, counters
+from .kernel_types import BOOL, STR
+from .kernel_unread import names
+
+if TYPE_CHECKING:
+    from ...dsl.types import T
+
+# how many bytes of a text its key holds (the first 8, the last of them 0 where it is
+# told apart: at most 7)
+KEY_BYTES = 7
+
+
+def literal_key(text: str) -> str:
+    """The C++ key of a text written in the rules (a ``TKs``, never none): its first 8
+    bytes as a number (the first the highest), its bytes, its characters."""
+    b = text.encode("utf-8")
+    k = int.from_bytes(b[:8].ljust(8, b"\0"), "big")
+    return f"TKs{{{{{k:#x}ULL, {len(b)}, {len(text)}}}}}"
+
+
+class TextKeys:
+    """``Gen``'s printer of a text's key (see the module)."""
+
+    if TYPE_CHECKING:
+        c: Any
+        ns: Any
+        tables: Any
+        facts: Any
+        recursive: Any
+        fns: list
+        fns_made: set
+        protos: list
+
+        def expr(self, e, sc: dict, want: T | None = None) -> str: ...
+        def ty(self, e) -> T: ...
+        def typeref(self, tr) -> T: ...
+        def param_type(self, p) -> T: ...
+        def called_plainly(self, e) -> bool: ...
+        def arg_type(self, t: T) -> str: ...
+        def function(self, name: str, any_order: bool = False) -> str: ...
+        def _never_none(self, e) -> bool: ...
+
+    def text_key(self, e, sc: dict) -> str:
+        """The C++ of the key (``TK``) of the text ``e``: its key where it is the text
+        ``e`` would make, with the same work counted on the way (see the module)."""
+        match e.node:
+            case "StrLit":
+                return literal_key(e.value)
+            case "CondExpr":
+                return (f"({self.expr(e.cond, sc, BOOL)} ? {self.text_key(e.then, sc)} "
+                        f": {self.text_key(e.other, sc)})")
+            case "BinOp" if e.op == "+" and self.ty(e).tag == "str":
+                parts = [e.right]
+                while e.left.node == "BinOp" and e.left.op == "+" and self.ty(e.left).tag == "str":
+                    e = e.left
+                    parts.append(e.right)
+                parts.append(e.left)
+                joined = ", ".join(self.text_key(x, sc) for x in reversed(parts))
+                return f"tk_join({counters(sc)}, {joined})"
+            case "Attr" if e.name == "name" and self.ty(e.obj).tag == "cell":
+                # (a cell's name: a table of the names' keys, as the table of the names,
+                # kernel_names.py, holds "" where no cell is)
+                keys = [literal_key(v if isinstance(v, str) else "") for v in self.ns["CELL_NAME"]]
+                table = self.tables.table(("CELL_NAME_KEY",), lambda t: (
+                    f"static const TKs {t}[{len(keys)}] = {{{', '.join(keys)}}};"))
+                return f"{table}[nn({self.expr(e.obj, sc)})]"
+            case "Call" if self._keyed_call(e):
+                fd = self.c.functions[e.func]
+                given = tuple(self.expr(a, sc, self.param_type(p)) for p, a in zip(fd.params, e.args))
+                self.function(e.func)   # (its own, made too: what it reads is noted there)
+                called(sc, e.func, given)
+                return f"{self.key_function(e.func)}(s{''.join(', ' + a for a in given)})"
+        code = self.expr(e, sc, STR)
+        return f"tk(sure({code}))" if self._never_none(e) else f"tk({code})"
+
+    def _keyed_call(self, e) -> bool:
+        """Whether ``e`` calls a rule function whose value is a text, plainly (no keep,
+        no count of its calls, not recursive: kernel_memo.py)."""
+        if self.facts.call_kind(e) != "function" or e.func in self.recursive:
+            return False
+        fd = self.c.functions[e.func]
+        return self.typeref(fd.result).tag == "str" and self.called_plainly(e)
+
+    def key_function(self, name: str) -> str:
+        """``uT_name``: the rule function ``name`` (its value a text) giving its value's
+        key (written once, when first called); its name."""
+        made = f"uT_{name}"
+        if made in self.fns_made:
+            return made
+        self.fns_made.add(made)
+        fd = self.c.functions[name]
+        params = [(p.name, self.param_type(p)) for p in fd.params]
+        sig = "static inline TK " + made + "(St& s" + "".join(
+            f", {self.arg_type(t)} uA_{n}" for n, t in params) + ")"
+        self.protos.append(sig + ";")
+        sc = {n: (f"uA_{n}", t) for n, t in params}
+        self.fns.append(f"{sig} {{ return {self.text_key(fd.body, sc)}; }}")
+        return made
+
+
+def counted_texts(gen, core: list) -> dict[int, int]:
+    """For each let whose texts a counted decision tells apart by their keys, its index:
+    the decision's index (see the module's docstring)."""
+    targets = {t for i in core for t in i.jumps if isinstance(t, int)}
+    out: dict[int, int] = {}
+    for a, ask in enumerate(core):
+        if not (isinstance(ask, ops.Ask) and ask.alone is None and not ask.when
+                and ask.options.node == "Var"):
+            continue
+        j = a
+        while j > 0 and isinstance(core[j - 1], ops.SetLocal) and j not in targets:
+            j -= 1
+            let = core[j]
+            if let.var == ask.options.name:
+                v = let.value
+                if v.node == "Comprehension" and gen.ty(v) == gen.ty(ask.options) \
+                        and gen.ty(v).arg.tag == "str" and ask.var != let.var \
+                        and ask.options.name not in names(ask.chooser):
+                    out[j] = a
+                break
+            if ask.options.name in names(let.value):
+                break
+    return out
+
+
+class KeyedLets:
+    """What kernel.Proc prints for the lets of ``counted_texts`` and their decisions."""
+
+    def __init__(self, proc):
+        self.proc = proc
+        self.lets = counted_texts(proc.gen, proc.core)
+        self.asks = set(self.lets.values())
+
+    def let(self, pc: int, assign: str) -> str:
+        """The C++ of the let at ``pc`` (its assignment ``assign``): with ``COUNTING``,
+        its texts' keys counted (``KEYED``), the let made only where they do not serve."""
+        if pc not in self.lets:
+            return assign
+        g = self.proc.gen
+        g.text_keys = True
+        e = self.proc.core[pc].value
+        keys = "TKEYS"
+        body = g.loops(e, self.proc.sc, lambda inner: f"{keys}.push_back(tk_told({g.text_key(e.elem, inner)}));",
+                       reserve=keys, whole=True)
+        return (f"if (COUNTING) {{ I kw_ = s.work, kc_ = s.calls; {keys}.clear(); {body} "
+                f"KEYED = count_keys({keys}); if (KEYED < 0) {{ s.work = kw_; s.calls = kc_; {assign} }} }} "
+                f"else {{ {assign} }}")
+
+    def counted(self, pc: int, body: str) -> str:
+        """The C++ of the decision at ``pc`` (its options put, or counted, by ``body``):
+        with ``COUNTING``, the count of its let's keys where they served."""
+        if pc not in self.asks:
+            return body
+        return f"if (COUNTING && KEYED >= 0) COUNTED = KEYED; else {{ {body} }}"

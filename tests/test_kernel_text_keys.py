@@ -1,0 +1,96 @@
+"""A counted decision's texts told apart by their keys (interpreter/native/kernel_text_keys.py):
+where a perft counts the options of its last decision and a let made them just before
+as texts, the kernel counts how many differ from their keys, with no text made; where
+one is longer than 7 bytes it makes them as ever. The counts, the divides and the
+budgets' errors are Python's. The kernels are built with -O0 here (conftest.py)."""
+from __future__ import annotations
+
+import pytest
+from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
+from lockstep import least_budget, program_of
+from meeple.interpreter import Budgets, RuleError
+from meeple.interpreter.native import kernel
+
+from meeple import interpreter
+
+pytestmark = [pytest.mark.kernels, needs_kernel]
+
+# Names joined of a cell's name, texts of the rules and a function's text: the first
+# turn's short, some alike (a text named twice is one option); the second's with a
+# character of two bytes (its work counts characters, not bytes), alike across cells;
+# the third's longer than 7 bytes (made and counted as texts).
+NAMES = """ruleset keys
+players 2..2
+kind Stone { }
+board grid: grid(rows: 3, cols: 3) holds Stone
+var turns: int = 0
+var total: int = 0
+function tag(c: grid, t: str): str =
+  if c.row == 2 then "é" + t elif c.row == 3 then c.name + "/long/" + t else c.name + "-" + t
+function tags(c: grid): list of str = if c.col == 1 then ["a", "a"] else ["a", "b"]
+turn {
+  let spots = [c for c in cells(grid) if c.row == turns + 1]
+  let names = [tag(c, t) for c in spots for t in tags(c)]
+  let plans = [c for c in spots for t in tags(c)]
+  choose mv from names as "go"
+  let i = first(j for j in 0..(size(names) - 1) if names[j] == mv)
+  total = total + plans[i].col + (if mv == "éb" then 10 else 0)
+  turns = turns + 1
+}
+end when turns == 3
+score(p) = total
+"""
+
+
+def _program(native: bool, budgets=None):
+    return program_of(NAMES, "keys.meeple", native, budgets)
+
+
+def test_the_names_of_a_counted_decision_are_told_apart_by_their_keys():
+    fast, plain = _program(True), _program(False)
+    source = kernel.Gen(plain).source()
+    assert source.count("KEYED = count_keys(TKEYS)") == 1
+    assert "static inline TK uT_tag(St& s" in source   # (the function's text as its key)
+    a, b = fast.new_game(2, 0), plain.new_game(2, 0)
+    counts = [interpreter.perft(b, d) for d in (1, 2, 3)]
+    assert counts == [5, 10, 50]   # (names alike counted once: of 6 made, 5, 2 and 5)
+    for _ in range(2):
+        assert [interpreter.perft(a, d) for d in (1, 2, 3)] == [interpreter.perft(b, d) for d in (1, 2, 3)]
+        assert interpreter.divide(a, 2) == interpreter.divide(b, 2)
+        a.apply(1)
+        b.apply(1)
+        assert a.live and a.state == b.state
+    assert fast.native_fallbacks == 0
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_the_keys_count_the_work_of_the_texts_as_python(depth):
+    """With one unit of work less than the count needs, the work runs out as in Python
+    (the last turn's names: short, then of two-byte characters, then long); with just
+    enough, the kernel counts them all."""
+    def perft(native: bool, work: int):
+        program = _program(native, Budgets(work=work))
+        try:
+            return interpreter.perft(program.new_game(2, 0), depth), program.native_fallbacks
+        except RuleError as e:
+            return str(e)
+    least = least_budget(lambda work: isinstance(perft(False, work), str), 10_000)
+    failed = perft(False, least - 1)
+    assert isinstance(failed, str) and "'work' budget" in failed
+    assert perft(True, least - 1) == failed
+    assert perft(True, least) == (perft(False, least)[0], 0)   # (no move left to Python)
+
+
+def test_a_decision_whose_options_a_let_does_not_make_counts_its_list():
+    """Options that are not a local set by a let just before (a list written in the
+    decision): no keys, the list counted as before."""
+    text = NAMES.replace('choose mv from names as "go"', 'choose mv from ["x", "y", "x"] as "go"')
+    assert "count_keys" not in kernel.Gen(program_of(text, "keys.meeple", False)).source()
+
+
+def test_chess_counts_its_last_decisions_move_names_by_their_keys():
+    """Chess's turn names every legal move (``notation(m, r)``) and chooses among the
+    names: a perft's last decisions count the names' keys (docs/performance.md)."""
+    source = kernel.Gen(interpreter.load("chess").for_players(2)).source()
+    assert source.count("KEYED = count_keys(TKEYS)") == 1
+    assert "static inline TK uT_notation(St& s" in source and "static inline TK uT_letter(St& s" in source
