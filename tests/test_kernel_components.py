@@ -247,3 +247,13 @@ def test_random_games_check_by_the_points_noted_as_the_reference_plays(touched, 
                 continue
             step_both(k, r, step, rnd.choice([m for m in moves if m != "pass"] or moves))
     assert prog.native_fallbacks == 0
+
+
+def test_the_walks_that_make_or_check_an_entry_are_compiled_apart():
+    # (kernel_lasting.APART: run far less often than an entry is read, each is its own
+    # function, not a copy in the function reading the entries: go's uK_liberties_slow
+    # and uC_stones_slow keep their common paths small for the instruction cache)
+    source = kernel.Gen(kernel_go()).source()
+    for name in ("uR_stones", "uV_stones", "uX_stones", "uR_liberties", "uW_liberties", "uY_liberties"):
+        line = next(r for r in source.splitlines() if f" {name}(St& s" in r and r.rstrip().endswith("}"))
+        assert line.startswith("__attribute__((noinline)) static "), name

@@ -69,12 +69,12 @@ def test_go_keeps_a_walk_per_group_and_its_liberties_by_their_points():
     source = gen.source()
     assert gen.filter_hop("liberties") == ("adjacent", "g")   # (one step from the group's points)
     assert gen.filter_hop("stones") is None                   # (a walk, not a filtered list)
-    # (the walks, the liberties and the position told each change of a zone: the last
-    # function set tells the three, the walks' and the liberties' entries in one walk of
-    # the points related to the zone)
+    # (the position, the counts of empty neighbours (kernel_around.py), the walks and the
+    # liberties told each change of a zone: the last function set tells the four, the
+    # walks' and the liberties' entries in one walk of the points related to the zone)
     told = [t[:t.index("};")] for t in source.split("ZONE_TOUCH = [](int z_) {")[1:]]
-    assert [len(re.findall(r"\bT\d+\(z_\);", t)) + t.count("g_.tz[n_ % ") for t in told] == [1, 2, 3]
-    assert [t.count("_at[z_]; ") for t in told] == [0, 1, 1]
+    assert [len(re.findall(r"\bT\d+(?:_touch)?\(z_\);", t)) + t.count("g_.tz[n_ % ") for t in told] == [1, 2, 3, 4]
+    assert [t.count("_at[z_]; ") for t in told] == [0, 0, 1, 1]
     assert "e.clean && e.lin == s.z.lin.id" in source
     assert "m_.v.p == e.v.p) m_.epoch = EPOCH" not in source   # (no renewal cell by cell)
 

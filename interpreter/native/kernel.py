@@ -39,6 +39,7 @@ from ..core import ops
 from ..core.primitives import PRIMITIVES, CxxCall, CxxOver, NotNative, emit
 from . import kernel_quick
 from .cxx_text import Static, ident, literal
+from .kernel_around import AroundCounts
 from .kernel_build import (  # noqa: F401 - read as kernel.X by the package and tests
     KernelError,
     _build,
@@ -84,7 +85,7 @@ MAX_SOURCE = 8_000_000  # characters of C++ a kernel may have (chess: 140,000)
 
 class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists, KnownLoops,
           EmptyLists, WalkViews, TabledRows, ConstantJoins, FilteredCalls,
-          RangedCalls, StateReads, FilterLoops, NamedValues, Operators, TextKeys):
+          RangedCalls, StateReads, FilterLoops, NamedValues, Operators, TextKeys, AroundCounts):
     """Writes the C++ of one program (``source()``)."""
 
     def __init__(self, prog):
@@ -538,6 +539,9 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
             return self._connected(e, sc)
         if f == "until":
             return self._until(e, sc)
+        kept = self.kept_around(e, sc)   # (counts kept per cell: kernel_around.py)
+        if kept is not None:
+            return kept
         try:
             return emit(PRIMITIVES[f].cxx_over, CxxOver(self, e, sc))
         except NotNative as why:

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from ...dsl import ast as ir
 from ...dsl.types import T
 from .cxx_text import ident
-from .kernel_lasting import args_params, stamp_zones, told, touch_walk
+from .kernel_lasting import APART, args_params, stamp_zones, told, touch_walk
 from .kernel_reads import Reads, reading
 from .kernel_types import BOOL
 from .kernel_walks import CELL_ID
@@ -133,7 +133,7 @@ class ComponentChecks:
         self.protos.append(sig + ";")
         # (a zone read is one noted: COND reads its cell's zone alone, noted before)
         self.fns.append(
-            f"{sig} {{ ZR RZ(s); RZ.take(d0_); Walked found_; size_t k0_ = v0_.size(); "
+            f"{APART}{sig} {{ ZR RZ(s); RZ.take(d0_); Walked found_; size_t k0_ = v0_.size(); "
             f"found_.room(k0_ + j_.size()); for (Id x_ : v0_) found_.push_back(x_); "
             f"for (Id x_ : j_) found_.push_back(x_); I work_ = 0; "
             f"for (size_t k_ = k0_; k_ < found_.size(); ++k_) {{ const List<Id>& near_ = {rel}[found_[k_]]; "
@@ -300,7 +300,7 @@ once, as it is checked: see the module's docstring). False where a cell's COND
         # (with distinct, the list for g loses the cells of v: distinct keeps the first)
         keep = "std::find(v0_.begin(), v0_.end(), x_) == v0_.end()" if fd.body.node == "Call" else "true"
         self.fns.append(
-            f"{sig} {{ List<Id> n_; {{ ZR RZ(s); RZ.take(d0_); n_ = {body}; }} "
+            f"{APART}{sig} {{ List<Id> n_; {{ ZR RZ(s); RZ.take(d0_); n_ = {body}; }} "
             f"if (n_.size() == 0) return v0_; Vec<Id> w_; w_.reserve(v0_.size() + n_.size()); "
             f"for (Id x_ : v0_) w_.push_back(x_); for (Id x_ : n_) if ({keep}) w_.push_back(x_); "
             f"return List<Id>(std::move(w_)); }}")
@@ -370,7 +370,7 @@ once, as it is checked: see the module's docstring). False where a cell's COND
         changed = (f"for (size_t i_ = 0; i_ < n_; i_ += 2) {{ Id {var} = (Id)p_[i_]; uint64_t t_ = s.z.stamp[{var}]; "
                    f"if (t_ == p_[i_ + 1]) continue; bool was_ = false; "
                    f"for (Id x_ : v_) if (x_ == {var}) {{ was_ = true; break; }} ")
-        self.fns.append(f"{sig} {{ uint64_t* p_ = const_cast<uint64_t*>(d_.begin()); size_t n_ = d_.size(); "
+        self.fns.append(f"{APART}{sig} {{ uint64_t* p_ = const_cast<uint64_t*>(d_.begin()); size_t n_ = d_.size(); "
                         + body(var, cond, changed))
         return fn
 
