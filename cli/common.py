@@ -116,9 +116,9 @@ def resolve(ruleset: str) -> Path:
     return found.path
 
 
-def parse_budgets(settings: list[str]) -> interpreter.Budgets:
+def parse_budgets(given: list[str]) -> interpreter.Budgets:
     try:
-        return dsl_budgets.from_settings(settings)
+        return dsl_budgets.from_settings(given)
     except ValueError as e:
         raise fail(f"--budget: {e}", 2) from None
 

@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 from console import meeple_cli
-from meeple import interpreter
 from meeple.cli import line_input
 from meeple.dsl import diskcache, settings
 from meeple.interpreter import SettingError
+
+from meeple import interpreter
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")

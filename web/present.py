@@ -234,7 +234,7 @@ class LastMove:
     before nor after it (as ``meeple replay --as`` writes it). Made before the move, when
     it counts the messages said so far (``said_before``), finished after (``played``),
     when it counts them again (``said``: those of the move and before it) and finds, for
-    each seat, whether the first of its messages tells it (``told``: views.move_told)."""
+    each seat, whether the first of its messages tells it (``told``: views.told_by)."""
 
     def __init__(self, game, move):
         decision = game.decision

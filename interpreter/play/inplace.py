@@ -33,8 +33,6 @@ def argument(text: str) -> str:
 
 def written_len(text: str) -> int:
     """The length of a text without its marks."""
-    if CLOSE not in text:
-        return len(text)
     return len(unmarked(text))
 
 
