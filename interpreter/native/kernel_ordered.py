@@ -45,10 +45,7 @@ from typing import Any
 from ...dsl import ast as ir
 from ..core.cells import conjuncts
 
-_LITERALS = ("IntLit", "StrLit", "BoolLit")
 _MAX_RESERVE = 4096   # (a first guess no larger than this: a vector grows past it as before)
-
-
 _DEPTH = 4   # (calls looked into, one within another, at most)
 
 
