@@ -215,8 +215,6 @@ def _ascending_comp(gen, comp, depth: int = 0) -> bool:
     if not loops.ok or not loops.drivers:
         return False
     parts = comp.elem.items if comp.elem.node in ("TupleLit", "ListLit") else [comp.elem]
-    if comp.elem.node == "ListLit" and not parts:
-        return False
     guarded, seen = _guarded(comp.cond), 0
     for part in parts:
         atoms = loops.atoms(part, guarded)
