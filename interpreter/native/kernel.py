@@ -845,7 +845,8 @@ class Proc(ChanceStatements):
         r = e.right
         if r.node == "ListLit" and len(r.items) == 1:
             # (x = x + [v]: v pushed where x's list is, no list of one made and dropped)
-            return f"wappend1(s, {where or target}, {self.x(r.items[0], t.arg)});"
+            el = t.arg if isinstance(t.arg, T) else None   # (a list's: its elements' type)
+            return f"wappend1(s, {where or target}, {self.x(r.items[0], el)});"
         return f"wappend(s, {where or target}, {self.x(e.right, t)});"
 
     def _SetLocal(self, i: ops.SetLocal):
