@@ -268,3 +268,44 @@ def test_moves_of_cells_in_order_or_not_play_as_python():
     assert kinds == {"step", "back", "swap", "hop", "again", "cross"} and fast.native_fallbacks == 0
     kernel_playouts_as_python(stepping(True), plain, 12, seed=5)
     work_counted_as_python(stepping, 12, 1 << 14)
+
+
+# A local, a parameter or a comprehension's variable named as an enum hides it: a list
+# of any order, never taken as the enum's values in their order.
+SHADOWED = """ruleset shadowed
+players 2..2
+enum Dir { north, south }
+var n: int = 0
+function given(Dir: list of int): list of int = [d for d in Dir]
+function bound(): list of int = [x for Dir in [[6, 4, 5]] for x in Dir]
+turn {
+  n = n + 1
+  let Dir = [3, 1, 2]
+  choose x from Dir as "local"
+  choose y from given([5, 4]) as "param"
+  choose z from bound() as "loop"
+  choose w from [d for d in Dir] as "inner"
+}
+end when n == 3
+score(p) = n
+"""
+
+
+@needs_kernel
+def test_a_name_that_hides_an_enum_is_no_list_in_order():
+    from meeple.interpreter.native import kernel
+    source = kernel.Gen(program_of(SHADOWED, "shadowed.meeple", False)).source()
+    asks = [line for line in source.split("\n") if "s.site = " in line and "all_" in line]
+    assert len(asks) == 4 and all("count_ordered(all_)" in a for a in asks)
+    fast, plain = program_of(SHADOWED, "shadowed.meeple", True), program_of(SHADOWED, "shadowed.meeple", False)
+    a, b = fast.new_game(2, 0), plain.new_game(2, 0)
+    seen = []
+    while not b.over:
+        legal = [m.notation for m in b.legal_moves()]
+        assert [m.notation for m in a.legal_moves()] == legal
+        seen.append(legal)
+        a.apply(len(seen) % 2, safe=False)
+        b.apply(len(seen) % 2, safe=False)
+    assert a.state == b.state and fast.native_fallbacks == 0
+    assert seen[:4] == [["local 1", "local 2", "local 3"], ["param 4", "param 5"], ["loop 4", "loop 5", "loop 6"],
+                        ["inner 1", "inner 2", "inner 3"]]

@@ -200,8 +200,8 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         n = self.fresh("n")
         binds, scope = self._bound_params(fd, it.args, sc)
         work = "" if self.facts.counted(it) else f"W({counters(sc)}, {n}); "
-        # (numbers and ids too: pushed on the stack and then walked, breakthrough's
-        # batch took 1.12 times the CPU time of the loops within run in place)
+        # (numbers and ids too: where they were pushed on the stack and then walked,
+        # breakthrough's batch took 1.12 times the CPU time of these loops run in place)
         loops = self.loops(body, scope, lambda inner: (f"const {el} {var} = {self.expr(body.elem, inner, t.arg)}; "
                                                        f"++{n}; {{ {inside()} }}"), whole=True)
         return f"{{ {binds}I {n} = 0; {loops} {work}}}"

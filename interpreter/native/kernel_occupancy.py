@@ -31,13 +31,13 @@ class OccupiedWalks:
         # (the zones that have a bit, where a loop walks them: the boards' cells)
         self.lo = min(ids) if ids else 0
         self.n = max(ids) - self.lo + 1 if ids else 0
-        self.used = False   # (whether a loop walks the index: the zones then keep it)
-        self.walked: list[str] = []   # (the boards of the loops that walk it, in order)
+        # (the boards of the loops that walk it, in order: where any, the zones keep it)
+        self.walked: list[str] = []
 
     def zones_args(self) -> str:
         """The index's arguments of the state's ``Zones`` (after ``NI, NZ`` and whether
         they are stamped), or "" where no loop walks it."""
-        return f", {self.lo}, {self.n}" if self.used else ""
+        return f", {self.lo}, {self.n}" if self.walked else ""
 
     def loop(self, cl, cond, sc: dict, var: str, inside) -> str | None:
         """The C++ loop over the occupied cells of the last clause ``cl`` of a
@@ -53,7 +53,6 @@ class OccupiedWalks:
         cells = g.p.boards.get(board) or []
         if not cells or cells != list(range(cells[0], cells[0] + len(cells))):
             return None
-        self.used = True
         self.walked.append(board)
         a, b = cells[0] - self.lo, cells[-1] - self.lo   # (the board's bits)
         first, last = a // _WORD, b // _WORD

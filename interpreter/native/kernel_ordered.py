@@ -45,10 +45,7 @@ from typing import Any
 from ...dsl import ast as ir
 from ..core.cells import conjuncts
 
-_LITERALS = ("IntLit", "StrLit", "BoolLit")
 _MAX_RESERVE = 4096   # (a first guess no larger than this: a vector grows past it as before)
-
-
 _DEPTH = 4   # (calls looked into, one within another, at most)
 
 
@@ -72,12 +69,25 @@ def _body(gen, e):
     return None
 
 
+def _enum_named(gen, e) -> bool:
+    """Whether ``e`` is an enum's name, read as the list of its values: no variable,
+    constant, local or parameter of the rules is so named (it would hide the enum where
+    it is bound, a list of any order: ``let Dir = [3, 1, 2]``); a comprehension's
+    variables are _Loops'."""
+    c = gen.c
+    if e.node != "Var" or e.name not in c.enums:
+        return False
+    n = e.name
+    return not (n in c.vars or n in c.consts or any(n in names for names in c.locals.values())
+                or any(q.name == n for d in (*c.functions.values(), *c.procedures.values()) for q in d.params))
+
+
 def _ascending_iter(gen, it, depth: int = 0) -> bool:
     """Whether the list ``it`` (a loop's) is strictly ascending in the order of options,
     with no none, however the state is."""
     if it.node == "BinOp" and it.op == "..":
         return True
-    if it.node == "Var" and it.name in gen.c.enums:
+    if _enum_named(gen, it):
         return True
     if it.node == "CondExpr":   # (one of two lists, each ascending or empty)
         return all((x.node == "ListLit" and not x.items) or _ascending_iter(gen, x, depth)
@@ -141,7 +151,9 @@ class _Loops:
         self.drivers: list[tuple[str, bool]] = []   # (a loop's variable, its list holds no none)
         self.deps: dict[str, set[int]] = {}
         self.lets: dict[str, Any] = {}
-        self.ok = len({cl.var for cl in comp.clauses}) == len(comp.clauses)
+        # (each loop's variable its own, none an enum's name, which it would hide)
+        self.ok = len({cl.var for cl in comp.clauses}) == len(comp.clauses) \
+            and not any(cl.var in gen.c.enums for cl in comp.clauses)
         for cl in comp.clauses:
             deps = set().union(*(self.deps[n] for n in _names(cl.iter) if n in self.deps))
             if cl.iter.node == "ListLit" and len(cl.iter.items) == 1:   # (one value: bound)
@@ -218,8 +230,6 @@ def _ascending_comp(gen, comp, depth: int = 0) -> bool:
     if not loops.ok or not loops.drivers:
         return False
     parts = comp.elem.items if comp.elem.node in ("TupleLit", "ListLit") else [comp.elem]
-    if comp.elem.node == "ListLit" and not parts:
-        return False
     guarded, seen = _guarded(comp.cond), 0
     for part in parts:
         atoms = loops.atoms(part, guarded)
