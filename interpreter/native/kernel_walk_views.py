@@ -19,6 +19,7 @@ from .kernel_types import BOOL, INT
 
 ENDS = ("size", "empty", "first", "last")   # (built-ins that read a list's size and ends)
 _FLAT = ("I", "Id")
+RAY_ROWS_MAX = 1 << 22   # (bytes: rays kept in one flat table up to this, else by pointer)
 
 
 class WalkViews:
@@ -29,6 +30,8 @@ class WalkViews:
         facts: Any
         recursive: set[str]
         fns_made: set[str]
+        ns: Any
+        p: Any
         protos: list[str]
         fns: list[str]
 
@@ -144,6 +147,10 @@ class WalkViews:
             size, inside, index = self.ray_keep_index(k)
             params = "".join(f", I d{i}" for i in range(k))
             args = "".join(f", d{i}" for i in range(k))
+            most = self._ray_most(ray)
+            if most is not None and size * (most + 1) * 4 <= RAY_ROWS_MAX:
+                self.tables.statics.append(self._ray_rows(fn, size, inside, index, params, args, most))
+                return fn
             self.tables.statics.append(
                 f"static RaySpan* const {fn}_spans = new RaySpan[{size}](); "
                 f"__attribute__((noinline)) static RaySpan {fn}_span_new(Id a{params}, size_t k_) {{ "
@@ -155,6 +162,39 @@ class WalkViews:
                 f"size_t k_ = {index}; RaySpan r_ = {fn}_spans[k_]; "
                 f"if (!r_.n1) r_ = {fn}_span_new(a{args}, k_); d_ = r_.d; n_ = r_.n1 - 1; return true; }}")
         return fn
+
+    def _ray_most(self, ray) -> int | None:
+        """The most cells a ray of ``ray``'s board along its coordinates can have: the
+        widest span of one coordinate over the board's cells (each step moves a
+        coordinate whose step is not 0 by 1 or more, and every cell of the ray is a
+        cell of the board); None where a coordinate is not a whole number."""
+        board = self.ty(ray.start).arg
+        keys = [a.name for a in ray.steps]
+        most = 0
+        for k in keys:
+            vals: list[Any] = [self.ns[f"C_{k}"][z] for z in self.p.boards.get(board, [])] if k != "name" else [None]
+            if any(type(v) is not int for v in vals):
+                return None
+            nums: list[int] = vals
+            most = max(most, max(nums, default=0) - min(nums, default=0))
+        return max(most, 1)
+
+    def _ray_rows(self, fn: str, size: int, inside: str, index: str, params: str, args: str, most: int) -> str:
+        """``fn_span`` reading the kept rays from one flat table (``_ray_spans``): a row
+        of ``most`` + 1 ids per ray, its number of cells plus one (0: not yet made) then
+        its cells, the row's place known from the cell and steps alone, no pointer
+        followed to reach the cells. (A ray longer than its row, which ``_ray_most``
+        rules out, would be read where ``fn`` keeps it, made again each time.)"""
+        w = most + 1
+        return (f"alignas(64) static Id {fn}_rows[{size * w}]; "
+                f"__attribute__((noinline)) static RayCells {fn}_row_new(Id a{params}, size_t k_, Id* row_) {{ "
+                f"const List<Id> r_ = {fn}(a{args}); if (r_.size() > {most}) return {{{fn}_made[k_].begin(), r_.size()}}; "
+                f"std::copy(r_.begin(), r_.end(), row_ + 1); row_[0] = (Id)r_.size() + 1; return {{row_ + 1, r_.size()}}; }} "
+                f"static inline bool {fn}_span(Id a{params}, const Id*& d_, size_t& n_) {{ "
+                f"if (a < 0 || a >= {self.nz}) {{ d_ = nullptr; n_ = 0; return true; }} if (!({inside})) return false; "
+                f"size_t k_ = {index}; Id* row_ = {fn}_rows + k_ * {w}; Id n1_ = row_[0]; "
+                f"if (!n1_) {{ const RayCells c_ = {fn}_row_new(a{args}, k_, row_); d_ = c_.d; n_ = c_.n; return true; }} "
+                f"d_ = row_ + 1; n_ = (size_t)(n1_ - 1); return true; }}")
 
     def _walker(self, name: str) -> str:
         """``uV_name``: the rule function ``name`` (its body an ``until``) giving a ``Walk``."""
