@@ -186,14 +186,14 @@ class WalkViews:
         followed to reach the cells. (A ray longer than its row, which ``_ray_most``
         rules out, would be read where ``fn`` keeps it, made again each time.)"""
         w = most + 1
-        return (f"alignas(64) static Id {fn}_rows[{size * w}]; "
-                f"__attribute__((noinline)) static RayCells {fn}_row_new(Id a{params}, size_t k_, Id* row_) {{ "
+        return (f"alignas(64) static Id {fn}_rows[{size * w}]; struct {fn}_cells {{ const Id* d; size_t n; }}; "
+                f"__attribute__((noinline)) static {fn}_cells {fn}_row_new(Id a{params}, size_t k_, Id* row_) {{ "
                 f"const List<Id> r_ = {fn}(a{args}); if (r_.size() > {most}) return {{{fn}_made[k_].begin(), r_.size()}}; "
                 f"std::copy(r_.begin(), r_.end(), row_ + 1); row_[0] = (Id)r_.size() + 1; return {{row_ + 1, r_.size()}}; }} "
                 f"static inline bool {fn}_span(Id a{params}, const Id*& d_, size_t& n_) {{ "
                 f"if (a < 0 || a >= {self.nz}) {{ d_ = nullptr; n_ = 0; return true; }} if (!({inside})) return false; "
                 f"size_t k_ = {index}; Id* row_ = {fn}_rows + k_ * {w}; Id n1_ = row_[0]; "
-                f"if (!n1_) {{ const RayCells c_ = {fn}_row_new(a{args}, k_, row_); d_ = c_.d; n_ = c_.n; return true; }} "
+                f"if (!n1_) {{ const {fn}_cells c_ = {fn}_row_new(a{args}, k_, row_); d_ = c_.d; n_ = c_.n; return true; }} "
                 f"d_ = row_ + 1; n_ = (size_t)(n1_ - 1); return true; }}")
 
     def _walker(self, name: str) -> str:

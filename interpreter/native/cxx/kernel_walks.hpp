@@ -99,12 +99,6 @@ struct RaySpan {
     uint32_t n1;
     Id at[List<Id>::HANDLE > 0 ? List<Id>::HANDLE : 1];
 };
-// a ray's cells and their number, as a first reading of a ray kept in a flat table of
-// rows gives them (kernel_walk_views.py ``_ray_rows``: two registers, nothing in memory)
-struct RayCells {
-    const Id* d;
-    size_t n;
-};
 template <class T>
 static T lfirst(const Walk<T>& l) { return l.n == 0 ? none_of<T>() : l.data()[0]; }
 template <class T>
