@@ -53,23 +53,25 @@ def compiled(native: bool, budgets=None):
 
 def test_walks_read_at_their_ends_are_passed_whole_and_other_reads_get_lists():
     source = kernel.Gen(compiled(False)).source()
-    assert re.search(r"static [a-z_ ()]*I uR0_ends\(St& s, const Walk<Id>& uA_l, I uA_s\)", source)
-    assert re.search(r"static [a-z_ ()]*I uR0_span\(St& s, const Walk<I>& uA_l\)", source)
-    assert "static inline __attribute__((always_inline)) Walk<Id> uV_line(St& s" in source
-    assert re.search(r"static [a-z_ ]*Walk<I> uV_digits\(St& s, I uA_k\)", source)
+    assert re.search(r"static [a-z_ ()]*I uR0_ends\(St& s, const WalkEnds<Id>& uA_l, I uA_s\)", source)
+    assert re.search(r"static [a-z_ ()]*I uR0_span\(St& s, const WalkEnds<I>& uA_l\)", source)
+    assert "static inline __attribute__((always_inline)) WalkEnds<Id> uV_line(St& s" in source
+    assert re.search(r"static [a-z_ ]*WalkEnds<I> uV_digits\(St& s, I uA_k\)", source)
     # (each call of ends and span with a walk: the ray's, kept or not, the list's)
     assert len(re.findall(r"uR0_ends\(s, uV_line\(s, ", source)) == 8
-    assert re.search(r"uR0_span\(s, \(\[&\]\(\) __attribute__\(\(always_inline\)\) -> Walk<I> \{", source)
+    assert re.search(r"uR0_span\(s, \(\[&\]\(\) __attribute__\(\(always_inline\)\) -> WalkEnds<I> \{", source)
     assert "uR0_span(s, uV_digits(s, " in source
     # (total reads its list whole: the list made, as ever)
     assert "uF_total(s, uF_line(s, " in source and "uR0_total" not in source
     # (no prefix of a list made where a walk is passed)
-    views = [r for r in source.splitlines() if r.startswith(("static inline __attribute__((always_inline)) Walk<",
-                                                             "static inline Walk<")) and "{" in r]
+    views = [r for r in source.splitlines() if r.startswith(("static inline __attribute__((always_inline)) WalkEnds<",
+                                                             "static inline WalkEnds<")) and "{" in r]
     assert len(views) == 2 and not any("prefix(" in r for r in views)
     # (the ray's cells and their number read from one table, not its kept prefixes)
     line = next(r for r in views if "uV_line(" in r)
     assert re.search(r"if \(!RAY\d+_span\(", line) and "_pre(" not in line
+    # (its ends taken while the ray is read: no list held in what is passed)
+    assert re.search(r"uV\d+_w\.l = uV\d+_xs\[uV\d+_n - 1\];", line) and ".own" not in line
     assert re.search(r"static inline bool RAY\d+_span\(Id a, I d0, I d1, const Id\*& d_, size_t& n_\) "
                      r"\{ if \(a < 0 \|\| a >= \d+\) \{ d_ = nullptr; n_ = 0; return true; \}", source)
 

@@ -2,11 +2,11 @@
 function's parameter is read only by ``size``, ``empty``, ``first`` and ``last``
 (othello's ``closes(l, s)``: ``size(l) >= 2 and occupied(last(l)) and ...``) and its
 argument is ``until(x for x in xs if cond)``, or the plain call of a rule function whose
-body is one (``line(c, dr, dc, s)``), the kernel passes the walk itself, a ``Walk``
-(cxx/kernel_walks.hpp: the walked list's first n elements), and makes no list of them:
+body is one (``line(c, dr, dc, s)``), the kernel passes the walk's ends, a ``WalkEnds``
+(its number of elements, its first and last, ``_ends_type``), and makes no list of them:
 no prefix copied, no list's count raised and dropped, which was most of a short walk's
 cost. The function is compiled a second time for such arguments (``uR<k>_name``, its
-k-th parameter a ``const Walk<T>&``; the walk's function ``uV_name``), from the same
+k-th parameter a ``const WalkEnds<T>&``; the walk's function ``uV_name``), from the same
 body: the same work and calls, counted where the plain call counts them."""
 from __future__ import annotations
 
@@ -95,7 +95,7 @@ class WalkViews:
         return None
 
     def walk_value(self, e, sc: dict) -> str:
-        """The C++ of the walk ``e`` (``walk_until``): a ``Walk``."""
+        """The C++ of the walk ``e`` (``walk_until``): a ``WalkEnds``."""
         if e.node == "Call":
             self.mark_order_free(e)
             params = self.c.functions[e.func].params
@@ -104,8 +104,9 @@ class WalkViews:
         return self.until_walk(e, sc)
 
     def until_walk(self, e, sc: dict) -> str:
-        """``until(x for x in xs if cond)`` as a ``Walk`` (kernel_walks.py ``_until``'s
-        walk, the same work): its list held (a ray's kept for good: read in place)."""
+        """``until(x for x in xs if cond)`` as a ``WalkEnds`` (kernel_walks.py ``_until``'s
+        walk, the same work): its number of elements and its first and last, taken
+        while its list is held (a ray's kept for good: read in place)."""
         cl = e.comp.clauses[0]
         t = self.ty(cl.iter)
         el = self.ct(t.arg)
@@ -113,9 +114,9 @@ class WalkViews:
         inner = dict(sc)
         inner[cl.var] = (var, t.arg)
         cond = self.expr(e.comp.cond, inner, BOOL)
-        walk = (f"size_t {n} = 0; for (const {el}& {var} : {xs}) {{ ++{n}; if ({cond}) break; }} W({counters(sc)}, {n}); "
-                f"{w}.n = {n}; return {w}; }}())")
-        head = f"([&]() __attribute__((always_inline)) -> Walk<{el}> {{ Walk<{el}> {w}; "
+        ends = f"{w}.n = {n}; if ({n}) {{ {w}.f = {xs}[0]; {w}.l = {xs}[{n} - 1]; }} return {w}; }}())"
+        walk = f"size_t {n} = 0; for (const {el}& {var} : {xs}) {{ ++{n}; if ({cond}) break; }} W({counters(sc)}, {n}); {ends}"
+        head = f"([&]() __attribute__((always_inline)) -> {self._ends_type(el)} {{ {self._ends_type(el)} {w}; "
         spans = self._ray_spans(cl.iter) if cl.iter.node == "Ray" else None
         if spans is not None:   # (a ray kept for good: its cells and their number read where kept)
             names = [self.fresh("a")] + [self.fresh("d") for _ in cl.iter.steps]
@@ -123,12 +124,25 @@ class WalkViews:
                 f"const I {d} = nn({self.expr(a.value, sc, INT)}); "
                 for d, a in zip(names[1:], cl.iter.steps))
             args = ", ".join(names)
-            return (f"{head}{binds}const Id* {xs}; size_t {xs}_n; if (!{spans}_span({args}, {xs}, {xs}_n)) {{ "
-                    f"{w}.own = {spans}({args}); {xs} = {w}.own.begin(); {xs}_n = {w}.own.size(); }} "
+            return (f"{head}{binds}const Id* {xs}; size_t {xs}_n; List<Id> {xs}_own; "
+                    f"if (!{spans}_span({args}, {xs}, {xs}_n)) {{ "
+                    f"{xs}_own = {spans}({args}); {xs} = {xs}_own.begin(); {xs}_n = {xs}_own.size(); }} "
                     f"size_t {n} = 0; for (const Id* q_ = {xs}, *e_ = {xs} + {xs}_n; q_ != e_; ++q_) {{ "
-                    f"const Id& {var} = *q_; ++{n}; if ({cond}) break; }} W({counters(sc)}, {n}); "
-                    f"{w}.d = {w}.own.empty() ? {xs} : nullptr; {w}.n = {n}; return {w}; }}())")
-        return f"{head}{w}.own = {self.expr(cl.iter, sc, t)}; const {self.ct(t)}& {xs} = {w}.own; {walk}"
+                    f"const Id& {var} = *q_; ++{n}; if ({cond}) break; }} W({counters(sc)}, {n}); {ends}")
+        return f"{head}const {self.ct(t)} {xs} = {self.expr(cl.iter, sc, t)}; {walk}"
+
+    def _ends_type(self, el: str) -> str:
+        """``WalkEnds<el>``: a walk's number of elements and its first and last, all a
+        function that reads its ends alone reads of it (``lfirst``, ``llast``, ``size``,
+        ``empty``), held in registers; written into the kernel once."""
+        if not self.__dict__.get("walk_ends"):
+            self.__dict__["walk_ends"] = True
+            self.tables.statics.append(
+                "template <class T> struct WalkEnds { T f{}; T l{}; size_t n = 0; "
+                "size_t size() const { return n; } bool empty() const { return n == 0; } }; "
+                "template <class T> static inline T lfirst(const WalkEnds<T>& w) { return w.n == 0 ? none_of<T>() : w.f; } "
+                "template <class T> static inline T llast(const WalkEnds<T>& w) { return w.n == 0 ? none_of<T>() : w.l; }")
+        return f"WalkEnds<{el}>"
 
     def _ray_spans(self, ray) -> str | None:
         """The C++ function of ``ray``'s rays (kernel_walks.py ``_ray_fn``) where they
@@ -197,7 +211,7 @@ class WalkViews:
                 f"d_ = row_ + 1; n_ = (size_t)(n1_ - 1); return true; }}")
 
     def _walker(self, name: str) -> str:
-        """``uV_name``: the rule function ``name`` (its body an ``until``) giving a ``Walk``."""
+        """``uV_name``: the rule function ``name`` (its body an ``until``) giving a ``WalkEnds``."""
         made = ident("V", name)
         if made not in self.fns_made:
             self.fns_made.add(made)
@@ -205,7 +219,7 @@ class WalkViews:
             params = [(p.name, self.param_type(p)) for p in fd.params]
             el = self.ct(self.typeref(fd.result).arg)
             hint = "inline __attribute__((always_inline)) " if self.ray_walk(name) else "inline "
-            sig = f"static {hint}Walk<{el}> {made}(St& s" + "".join(
+            sig = f"static {hint}{self._ends_type(el)} {made}(St& s" + "".join(
                 f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")"
             self.protos.append(sig + ";")
             sc = {n: (ident("A", n), t) for n, t in params}
@@ -213,7 +227,7 @@ class WalkViews:
         return made
 
     def _reader(self, name: str, k: int) -> str:
-        """``uR<k>_name``: the rule function ``name`` taking its k-th parameter as a ``Walk``."""
+        """``uR<k>_name``: the rule function ``name`` taking its k-th parameter as a ``WalkEnds``."""
         made = ident(f"R{k}", name)
         if made not in self.fns_made:
             self.fns_made.add(made)
@@ -222,7 +236,7 @@ class WalkViews:
             rt = self.typeref(fd.result)
             hint = "inline " if not self.facts.loops(name, ray=True) else ""
             sig = f"static {hint}{self.ct(rt)} {made}(St& s" + "".join(
-                f", {f'const Walk<{self.ct(t.arg)}>&' if i == k else self.arg_type(t)} {ident('A', n)}"
+                f", {f'const {self._ends_type(self.ct(t.arg))}&' if i == k else self.arg_type(t)} {ident('A', n)}"
                 for i, (n, t) in enumerate(params)) + ")"
             self.protos.append(sig + ";")
             sc = {n: (ident("A", n), t) for n, t in params}
