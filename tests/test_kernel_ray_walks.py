@@ -56,7 +56,7 @@ def test_a_walk_along_a_ray_is_in_line_unkept_and_its_known_steps_written_in():
     source = kernel.Gen(plain).source()
     assert "static inline __attribute__((always_inline)) List<Id> uF_line(St& s" in source
     # (passed to closes as a walk, no list made: kernel_walk_views.py)
-    assert "static inline __attribute__((always_inline)) Walk<Id> uV_line(St& s" in source
+    assert "static inline __attribute__((always_inline)) WalkEnds<Id> uV_line(St& s" in source
     assert "uK_line" not in source and "uKB_line" not in source
     legal = next(r for r in source.splitlines() if r.startswith("static bool uF_legal(St& s") and "{" in r)
     # (compass() is dirs(): its eight steps, each a number written in, no index checked)

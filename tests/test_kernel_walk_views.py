@@ -53,23 +53,25 @@ def compiled(native: bool, budgets=None):
 
 def test_walks_read_at_their_ends_are_passed_whole_and_other_reads_get_lists():
     source = kernel.Gen(compiled(False)).source()
-    assert re.search(r"static [a-z_ ()]*I uR0_ends\(St& s, const Walk<Id>& uA_l, I uA_s\)", source)
-    assert re.search(r"static [a-z_ ()]*I uR0_span\(St& s, const Walk<I>& uA_l\)", source)
-    assert "static inline __attribute__((always_inline)) Walk<Id> uV_line(St& s" in source
-    assert re.search(r"static [a-z_ ]*Walk<I> uV_digits\(St& s, I uA_k\)", source)
+    assert re.search(r"static [a-z_ ()]*I uR0_ends\(St& s, const WalkEnds<Id>& uA_l, I uA_s\)", source)
+    assert re.search(r"static [a-z_ ()]*I uR0_span\(St& s, const WalkEnds<I>& uA_l\)", source)
+    assert "static inline __attribute__((always_inline)) WalkEnds<Id> uV_line(St& s" in source
+    assert re.search(r"static [a-z_ ]*WalkEnds<I> uV_digits\(St& s, I uA_k\)", source)
     # (each call of ends and span with a walk: the ray's, kept or not, the list's)
     assert len(re.findall(r"uR0_ends\(s, uV_line\(s, ", source)) == 8
-    assert re.search(r"uR0_span\(s, \(\[&\]\(\) __attribute__\(\(always_inline\)\) -> Walk<I> \{", source)
+    assert re.search(r"uR0_span\(s, \(\[&\]\(\) __attribute__\(\(always_inline\)\) -> WalkEnds<I> \{", source)
     assert "uR0_span(s, uV_digits(s, " in source
     # (total reads its list whole: the list made, as ever)
     assert "uF_total(s, uF_line(s, " in source and "uR0_total" not in source
     # (no prefix of a list made where a walk is passed)
-    views = [r for r in source.splitlines() if r.startswith(("static inline __attribute__((always_inline)) Walk<",
-                                                             "static inline Walk<")) and "{" in r]
+    views = [r for r in source.splitlines() if r.startswith(("static inline __attribute__((always_inline)) WalkEnds<",
+                                                             "static inline WalkEnds<")) and "{" in r]
     assert len(views) == 2 and not any("prefix(" in r for r in views)
     # (the ray's cells and their number read from one table, not its kept prefixes)
     line = next(r for r in views if "uV_line(" in r)
     assert re.search(r"if \(!RAY\d+_span\(", line) and "_pre(" not in line
+    # (its ends taken while the ray is read: no list held in what is passed)
+    assert re.search(r"uV\d+_w\.l = uV\d+_xs\[uV\d+_n - 1\];", line) and ".own" not in line
     assert re.search(r"static inline bool RAY\d+_span\(Id a, I d0, I d1, const Id\*& d_, size_t& n_\) "
                      r"\{ if \(a < 0 \|\| a >= \d+\) \{ d_ = nullptr; n_ = 0; return true; \}", source)
 
@@ -78,3 +80,78 @@ def test_walks_read_at_their_ends_are_passed_whole_and_other_reads_get_lists():
 def test_walks_passed_whole_give_python_s_games_and_work():
     kernel_playouts_as_python(compiled(True), compiled(False), 8, seed=5)
     work_counted_as_python(compiled, 9, 1 << 15)
+
+
+def test_kept_rays_are_read_from_one_flat_table_of_rows():
+    # (a 6 x 6 grid: a ray has at most 5 cells, a row of 6 ids per cell and steps, the
+    # cells in place: no pointer followed to reach them)
+    source = kernel.Gen(compiled(False)).source()
+    nz = int(re.search(r"RAY\d+_span\(Id a, I d0, I d1, const Id\*& d_, size_t& n_\) \{ if \(a < 0 \|\| a >= (\d+)\)",
+                       source)[1])
+    assert re.search(rf"alignas\(64\) static Id RAY\d+_rows\[{nz * 25 * 6}\];", source)
+    assert re.search(r"Id\* row_ = RAY\d+_rows \+ k_ \* 6; Id n1_ = row_\[0\];", source)
+    assert not re.search(r"RAY\d+_spans\[", source)
+
+
+EDGES = """ruleset edges
+players 2..2
+kind Disc { var seat: int = 0 }
+board h: hex(radius: 2) holds Disc
+board t: triangle(rows: 4) holds Disc
+zone box: Disc
+deck discs into box { Disc() for i in 1..29 }
+var seen: int = 0
+function line(c: h, dq: int, dr: int, s: int): list of h =
+  until(y for y in ray(c, q: dq, r: dr) if empty(y) or top(y).seat == s)
+function slope(c: h, dq: int, dr: int, s: int): list of h =
+  until(y for y in ray(c, q: dq, r: dr, s: 0 - dq - dr) if occupied(y) and top(y).seat != s)
+function fall(c: t, dr: int, dc: int): list of t = until(y for y in ray(c, row: dr, col: dc) if occupied(y))
+function ends(l: list of h, s: int): int =
+  if empty(l) then 0 else size(l) * 3 + (if occupied(last(l)) and top(last(l)).seat == s then 1 else 0)
+    + (if occupied(first(l)) then 5 else 0)
+function tends(l: list of t): int = if empty(l) then 7 else size(l) * 2 + (if occupied(last(l)) then 1 else 0)
+turn {
+  let s = seat(active)
+  let free = [c for c in cells(h) if empty(c)]
+  if empty(free) {
+    choose y from [c for c in cells(t) if empty(c)] as "drop"
+    let d = top(box)
+    d.seat = s
+    move d to y
+    seen = seen + sum(tends(fall(c, dr, dc)) for c in cells(t) for dr in [-2, -1, 0, 1, 2] for dc in [-1, 1])
+      + tends(fall(y, 3, 0)) + tends(fall(y, 0, -3))
+  } else {
+    choose x from free as "place"
+    let d = top(box)
+    d.seat = s
+    move d to x
+    seen = seen + sum(ends(line(c, dq, dr, s), s) for c in cells(h) for dq in [-2, -1, 0, 1, 2]
+                      for dr in [-1, 1])
+      + sum(ends(slope(x, dq, dr, 3 - s), s) for dq in [-1, 0, 1] for dr in [-2, 0, 2])
+      + ends(line(x, 3, 0, s), s) + ends(line(x, 0, -4, 3 - s), s)
+  }
+}
+end when size(box) == 0
+score(p) = seen + seat(p)
+"""
+
+
+def edges(native: bool, budgets=None):
+    return program_of(EDGES, "edges.meeple", native, budgets)
+
+
+def test_rays_at_the_edges_of_boards_not_square_are_in_rows_as_wide_as_their_longest():
+    # (a hex board of radius 2: q and r from -2 to 2, a ray of at most 4 cells; a
+    # triangle of 4 rows: row 1..4, col 1..4, at most 3; each a table of its own)
+    source = kernel.Gen(edges(False)).source()
+    rows = re.findall(r"static Id (RAY\d+)_rows\[(\d+)\]; .*? if \(r_\.size\(\) > (\d+)\)", source)
+    nz = int(re.search(r"RAY\d+_span\(Id a, I d0, I d1, const Id\*& d_, size_t& n_\) \{ if \(a < 0 \|\| a >= (\d+)\)",
+                       source)[1])
+    widths = sorted((int(size) // nz, int(most)) for _, size, most in rows)
+    assert widths == [(25 * 4, 3), (25 * 5, 4), (125 * 5, 4)]
+
+
+@needs_kernel
+def test_rays_at_the_edges_give_python_s_games_and_work():
+    kernel_playouts_as_python(edges(True), edges(False), 8, seed=7)
+    work_counted_as_python(edges, 9, 1 << 15)

@@ -2,11 +2,11 @@
 function's parameter is read only by ``size``, ``empty``, ``first`` and ``last``
 (othello's ``closes(l, s)``: ``size(l) >= 2 and occupied(last(l)) and ...``) and its
 argument is ``until(x for x in xs if cond)``, or the plain call of a rule function whose
-body is one (``line(c, dr, dc, s)``), the kernel passes the walk itself, a ``Walk``
-(cxx/kernel_walks.hpp: the walked list's first n elements), and makes no list of them:
+body is one (``line(c, dr, dc, s)``), the kernel passes the walk's ends, a ``WalkEnds``
+(its number of elements, its first and last, ``_ends_type``), and makes no list of them:
 no prefix copied, no list's count raised and dropped, which was most of a short walk's
 cost. The function is compiled a second time for such arguments (``uR<k>_name``, its
-k-th parameter a ``const Walk<T>&``; the walk's function ``uV_name``), from the same
+k-th parameter a ``const WalkEnds<T>&``; the walk's function ``uV_name``), from the same
 body: the same work and calls, counted where the plain call counts them."""
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from .kernel_types import BOOL, INT
 
 ENDS = ("size", "empty", "first", "last")   # (built-ins that read a list's size and ends)
 _FLAT = ("I", "Id")
+RAY_ROWS_MAX = 1 << 22   # (bytes: rays kept in one flat table up to this, else by pointer)
 
 
 class WalkViews:
@@ -29,6 +30,8 @@ class WalkViews:
         facts: Any
         recursive: set[str]
         fns_made: set[str]
+        ns: Any
+        p: Any
         protos: list[str]
         fns: list[str]
 
@@ -92,7 +95,7 @@ class WalkViews:
         return None
 
     def walk_value(self, e, sc: dict) -> str:
-        """The C++ of the walk ``e`` (``walk_until``): a ``Walk``."""
+        """The C++ of the walk ``e`` (``walk_until``): a ``WalkEnds``."""
         if e.node == "Call":
             self.mark_order_free(e)
             params = self.c.functions[e.func].params
@@ -101,8 +104,9 @@ class WalkViews:
         return self.until_walk(e, sc)
 
     def until_walk(self, e, sc: dict) -> str:
-        """``until(x for x in xs if cond)`` as a ``Walk`` (kernel_walks.py ``_until``'s
-        walk, the same work): its list held (a ray's kept for good: read in place)."""
+        """``until(x for x in xs if cond)`` as a ``WalkEnds`` (kernel_walks.py ``_until``'s
+        walk, the same work): its number of elements and its first and last, taken
+        while its list is held (a ray's kept for good: read in place)."""
         cl = e.comp.clauses[0]
         t = self.ty(cl.iter)
         el = self.ct(t.arg)
@@ -110,9 +114,9 @@ class WalkViews:
         inner = dict(sc)
         inner[cl.var] = (var, t.arg)
         cond = self.expr(e.comp.cond, inner, BOOL)
-        walk = (f"size_t {n} = 0; for (const {el}& {var} : {xs}) {{ ++{n}; if ({cond}) break; }} W({counters(sc)}, {n}); "
-                f"{w}.n = {n}; return {w}; }}())")
-        head = f"([&]() __attribute__((always_inline)) -> Walk<{el}> {{ Walk<{el}> {w}; "
+        ends = f"{w}.n = {n}; if ({n}) {{ {w}.f = {xs}[0]; {w}.l = {xs}[{n} - 1]; }} return {w}; }}())"
+        walk = f"size_t {n} = 0; for (const {el}& {var} : {xs}) {{ ++{n}; if ({cond}) break; }} W({counters(sc)}, {n}); {ends}"
+        head = f"([&]() __attribute__((always_inline)) -> {self._ends_type(el)} {{ {self._ends_type(el)} {w}; "
         spans = self._ray_spans(cl.iter) if cl.iter.node == "Ray" else None
         if spans is not None:   # (a ray kept for good: its cells and their number read where kept)
             names = [self.fresh("a")] + [self.fresh("d") for _ in cl.iter.steps]
@@ -120,12 +124,25 @@ class WalkViews:
                 f"const I {d} = nn({self.expr(a.value, sc, INT)}); "
                 for d, a in zip(names[1:], cl.iter.steps))
             args = ", ".join(names)
-            return (f"{head}{binds}const Id* {xs}; size_t {xs}_n; if (!{spans}_span({args}, {xs}, {xs}_n)) {{ "
-                    f"{w}.own = {spans}({args}); {xs} = {w}.own.begin(); {xs}_n = {w}.own.size(); }} "
+            return (f"{head}{binds}const Id* {xs}; size_t {xs}_n; List<Id> {xs}_own; "
+                    f"if (!{spans}_span({args}, {xs}, {xs}_n)) {{ "
+                    f"{xs}_own = {spans}({args}); {xs} = {xs}_own.begin(); {xs}_n = {xs}_own.size(); }} "
                     f"size_t {n} = 0; for (const Id* q_ = {xs}, *e_ = {xs} + {xs}_n; q_ != e_; ++q_) {{ "
-                    f"const Id& {var} = *q_; ++{n}; if ({cond}) break; }} W({counters(sc)}, {n}); "
-                    f"{w}.d = {w}.own.empty() ? {xs} : nullptr; {w}.n = {n}; return {w}; }}())")
-        return f"{head}{w}.own = {self.expr(cl.iter, sc, t)}; const {self.ct(t)}& {xs} = {w}.own; {walk}"
+                    f"const Id& {var} = *q_; ++{n}; if ({cond}) break; }} W({counters(sc)}, {n}); {ends}")
+        return f"{head}const {self.ct(t)} {xs} = {self.expr(cl.iter, sc, t)}; {walk}"
+
+    def _ends_type(self, el: str) -> str:
+        """``WalkEnds<el>``: a walk's number of elements and its first and last, all a
+        function that reads its ends alone reads of it (``lfirst``, ``llast``, ``size``,
+        ``empty``), held in registers; written into the kernel once."""
+        if not self.__dict__.get("walk_ends"):
+            self.__dict__["walk_ends"] = True
+            self.tables.statics.append(
+                "template <class T> struct WalkEnds { T f{}; T l{}; size_t n = 0; "
+                "size_t size() const { return n; } bool empty() const { return n == 0; } }; "
+                "template <class T> static inline T lfirst(const WalkEnds<T>& w) { return w.n == 0 ? none_of<T>() : w.f; } "
+                "template <class T> static inline T llast(const WalkEnds<T>& w) { return w.n == 0 ? none_of<T>() : w.l; }")
+        return f"WalkEnds<{el}>"
 
     def _ray_spans(self, ray) -> str | None:
         """The C++ function of ``ray``'s rays (kernel_walks.py ``_ray_fn``) where they
@@ -144,6 +161,10 @@ class WalkViews:
             size, inside, index = self.ray_keep_index(k)
             params = "".join(f", I d{i}" for i in range(k))
             args = "".join(f", d{i}" for i in range(k))
+            most = self._ray_most(ray)
+            if most is not None and size * (most + 1) * 4 <= RAY_ROWS_MAX:
+                self.tables.statics.append(self._ray_rows(fn, size, inside, index, params, args, most))
+                return fn
             self.tables.statics.append(
                 f"static RaySpan* const {fn}_spans = new RaySpan[{size}](); "
                 f"__attribute__((noinline)) static RaySpan {fn}_span_new(Id a{params}, size_t k_) {{ "
@@ -156,8 +177,41 @@ class WalkViews:
                 f"if (!r_.n1) r_ = {fn}_span_new(a{args}, k_); d_ = r_.d; n_ = r_.n1 - 1; return true; }}")
         return fn
 
+    def _ray_most(self, ray) -> int | None:
+        """The most cells a ray of ``ray``'s board along its coordinates can have: the
+        widest span of one coordinate over the board's cells (each step moves a
+        coordinate whose step is not 0 by 1 or more, and every cell of the ray is a
+        cell of the board); None where a coordinate is not a whole number."""
+        board = self.ty(ray.start).arg
+        keys = [a.name for a in ray.steps]
+        most = 0
+        for k in keys:
+            vals: list[Any] = [self.ns[f"C_{k}"][z] for z in self.p.boards.get(board, [])] if k != "name" else [None]
+            if any(type(v) is not int for v in vals):
+                return None
+            nums: list[int] = vals
+            most = max(most, max(nums, default=0) - min(nums, default=0))
+        return max(most, 1)
+
+    def _ray_rows(self, fn: str, size: int, inside: str, index: str, params: str, args: str, most: int) -> str:
+        """``fn_span`` reading the kept rays from one flat table (``_ray_spans``): a row
+        of ``most`` + 1 ids per ray, its number of cells plus one (0: not yet made) then
+        its cells, the row's place known from the cell and steps alone, no pointer
+        followed to reach the cells. (A ray longer than its row, which ``_ray_most``
+        rules out, would be read where ``fn`` keeps it, made again each time.)"""
+        w = most + 1
+        return (f"alignas(64) static Id {fn}_rows[{size * w}]; struct {fn}_cells {{ const Id* d; size_t n; }}; "
+                f"__attribute__((noinline)) static {fn}_cells {fn}_row_new(Id a{params}, size_t k_, Id* row_) {{ "
+                f"const List<Id> r_ = {fn}(a{args}); if (r_.size() > {most}) return {{{fn}_made[k_].begin(), r_.size()}}; "
+                f"std::copy(r_.begin(), r_.end(), row_ + 1); row_[0] = (Id)r_.size() + 1; return {{row_ + 1, r_.size()}}; }} "
+                f"static inline bool {fn}_span(Id a{params}, const Id*& d_, size_t& n_) {{ "
+                f"if (a < 0 || a >= {self.nz}) {{ d_ = nullptr; n_ = 0; return true; }} if (!({inside})) return false; "
+                f"size_t k_ = {index}; Id* row_ = {fn}_rows + k_ * {w}; Id n1_ = row_[0]; "
+                f"if (!n1_) {{ const {fn}_cells c_ = {fn}_row_new(a{args}, k_, row_); d_ = c_.d; n_ = c_.n; return true; }} "
+                f"d_ = row_ + 1; n_ = (size_t)(n1_ - 1); return true; }}")
+
     def _walker(self, name: str) -> str:
-        """``uV_name``: the rule function ``name`` (its body an ``until``) giving a ``Walk``."""
+        """``uV_name``: the rule function ``name`` (its body an ``until``) giving a ``WalkEnds``."""
         made = ident("V", name)
         if made not in self.fns_made:
             self.fns_made.add(made)
@@ -165,7 +219,7 @@ class WalkViews:
             params = [(p.name, self.param_type(p)) for p in fd.params]
             el = self.ct(self.typeref(fd.result).arg)
             hint = "inline __attribute__((always_inline)) " if self.ray_walk(name) else "inline "
-            sig = f"static {hint}Walk<{el}> {made}(St& s" + "".join(
+            sig = f"static {hint}{self._ends_type(el)} {made}(St& s" + "".join(
                 f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")"
             self.protos.append(sig + ";")
             sc = {n: (ident("A", n), t) for n, t in params}
@@ -173,7 +227,7 @@ class WalkViews:
         return made
 
     def _reader(self, name: str, k: int) -> str:
-        """``uR<k>_name``: the rule function ``name`` taking its k-th parameter as a ``Walk``."""
+        """``uR<k>_name``: the rule function ``name`` taking its k-th parameter as a ``WalkEnds``."""
         made = ident(f"R{k}", name)
         if made not in self.fns_made:
             self.fns_made.add(made)
@@ -182,7 +236,7 @@ class WalkViews:
             rt = self.typeref(fd.result)
             hint = "inline " if not self.facts.loops(name, ray=True) else ""
             sig = f"static {hint}{self.ct(rt)} {made}(St& s" + "".join(
-                f", {f'const Walk<{self.ct(t.arg)}>&' if i == k else self.arg_type(t)} {ident('A', n)}"
+                f", {f'const {self._ends_type(self.ct(t.arg))}&' if i == k else self.arg_type(t)} {ident('A', n)}"
                 for i, (n, t) in enumerate(params)) + ")"
             self.protos.append(sig + ";")
             sc = {n: (ident("A", n), t) for n, t in params}
