@@ -47,6 +47,11 @@ function w(n: int): int = if n == 0 then sum(10 / n for k in 0..1) else v(n - 1)
 function v(n: int): int = w(n) + 1
 function big(n: int): int = sum(10 / (n - k) for k in 0..1)
 function u(n: int): int = if n == 0 then big(1) else u(n - 1)
+function deep(n: int): int = deep(n + 1) + 1
+function into(n: int): int = deep(n) + 1
+function ping(n: int): int = if n < 0 then 0 else pong(n + 1) + 1
+function pong(n: int): int = 1 + 2 * (3 + (4 - (ping(n + 1) - 5)))
+function spread(n: int): int = sum(spread(n + k) * k for k in 0..1 if n + k >= 0)
 """
 
 # each case: the expression that fails, the function it fails in (the innermost call)
@@ -62,19 +67,33 @@ CASES = {
     "in a comprehension of theirs": ("w(2)", "w"),  # w v w v w, in its sum's loop
     "in one they call": ("u(2)", "big"),            # u u u big, in its sum's loop
 }
+# runaway recursions (the depth budget, placed at the statement that started them): the
+# expression, the functions named; the walk takes more Python frames per call than the
+# compiled code, and a function that is no part of the recursion is not named
+RUNAWAYS = {
+    "itself, from a function in place": ("into(1)", "function 'deep' calls itself"),
+    "each other": ("ping(1)", "functions 'ping', 'pong' call each other"),
+    "itself in a comprehension": ("spread(1)", "function 'spread' calls itself"),
+}
 FIRST = len(FUNCTIONS.splitlines()) + 4   # the line of the first case's statement (then every 3)
+STATEMENTS = [expr for expr, _ in CASES.values()] + [expr for expr, _ in RUNAWAYS.values()]
 
 
 def text() -> str:
     """The ruleset of every case: its turn's decision picks which."""
-    out = FUNCTIONS + f'turn {{\n  choose k from 1..{len(CASES)} as "case"\n'
-    for k, (expr, _) in enumerate(CASES.values(), 1):
+    out = FUNCTIONS + f'turn {{\n  choose k from 1..{len(STATEMENTS)} as "case"\n'
+    for k, expr in enumerate(STATEMENTS, 1):
         out += f"  {'if' if k == 1 else 'elif'} k == {k} {{\n    x = {expr}\n  }}\n"
     return out + "}\nend when x > 100\n"
 
 
 def expected(case: str) -> str:
-    """The error's text: in the function's body, called from the turn's statement."""
+    """The error's text: in the function's body, called from the turn's statement (a
+    runaway's: at the statement)."""
+    if case in RUNAWAYS:
+        k = len(CASES) + list(RUNAWAYS).index(case)
+        return (f"in turn at {NAME}:{FIRST + 3 * k}:5: {RUNAWAYS[case][1]} more than 500 deep "
+                "(endless recursion?) (the 'depth' budget)")
     k = list(CASES).index(case)
     fn = CASES[case][1]
     rows = FUNCTIONS.splitlines()
@@ -88,7 +107,7 @@ def error_of(program, case: str) -> tuple:
     """The rule error the case raises: its text, rule, place, hint and code."""
     game = program.new_game(players=2, seed=1)
     with pytest.raises(RuleError) as e:
-        game.apply(list(CASES).index(case))
+        game.apply(list(CASES).index(case) if case in CASES else len(CASES) + list(RUNAWAYS).index(case))
     err = e.value
     return str(err), err.rule, err.span, err.hint, err.code
 
@@ -122,6 +141,16 @@ def test_an_error_is_in_the_innermost_function_with_every_python_engine(programs
     walked = error_of(programs["walk"], case)
     assert walked[0] == expected(case)
     assert walked[1] == f"function {CASES[case][1]}"
+    for name, program in programs.items():
+        assert error_of(program, case) == walked, name
+    assert programs["both"].walk.differences == []
+
+
+@pytest.mark.parametrize("case", list(RUNAWAYS))
+def test_a_runaway_recursion_is_the_same_depth_budget_with_every_python_engine(programs, case):
+    walked = error_of(programs["walk"], case)
+    assert walked[0].startswith(expected(case)), walked[0]
+    assert walked[4] == "rule/budget"
     for name, program in programs.items():
         assert error_of(program, case) == walked, name
     assert programs["both"].walk.differences == []
@@ -165,9 +194,9 @@ def test_an_error_is_in_the_innermost_function_with_a_kernel(monkeypatch):
     monkeypatch.setattr(evaluate, "MODE", "")
     kernel = _native(True)
     assert kernel.kernel
-    for case in CASES:
+    for case in [*CASES, *RUNAWAYS]:
         fallbacks = kernel.native_fallbacks
-        assert error_of(kernel, case)[0] == expected(case), case
+        assert error_of(kernel, case)[0].startswith(expected(case)), case
         assert kernel.native_fallbacks == fallbacks + 1
 
 
@@ -180,6 +209,6 @@ def test_an_error_is_in_the_innermost_function_with_the_cython_path(monkeypatch)
     monkeypatch.setattr(evaluate, "MODE", "")
     native = _native(False)
     assert native.native and not native.kernel
-    for case in CASES:
-        assert error_of(native, case)[0] == expected(case), case
+    for case in [*CASES, *RUNAWAYS]:
+        assert error_of(native, case)[0].startswith(expected(case)), case
     assert native.native_fallbacks > 0

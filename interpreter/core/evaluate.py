@@ -34,6 +34,7 @@ import os
 import types
 from types import SimpleNamespace
 
+from ...dsl import ast as ir
 from ...dsl.builtins import CLOSURES
 from ...dsl.check import walks_edges
 from ...dsl.settings import choice
@@ -302,6 +303,14 @@ class Evaluator:
         finally:
             R.depth -= 1
 
+    def frames_per_depth(self) -> int:
+        """The Python frames one level of the depth budget may take in the walk: a few
+        per node from a recursive function's body down to a call in it (``value``, the
+        node's method, a comprehension's loops, an aggregate's form), at least the 4 of
+        the compiled code; so the depth budget, not Python's recursion limit, stops a
+        runaway recursion, as in the compiled code."""
+        return max([4] + [4 * _height(self.c.functions[f].body) + 4 for f in self.facts.recursive])
+
     def beside(self, compiled, walked):
         """``MODE == "both"``: a function that runs an expression's compiled code and its
         walk from the same budgets and checks that they agree (the value, the budgets'
@@ -339,6 +348,11 @@ def _frame(name: str):
         return ev.call(R, f, args)
     code = call.__code__.replace(co_name=f"F_{name}", co_qualname=f"F_{name}")
     return types.FunctionType(code, call.__globals__, f"F_{name}")
+
+
+def _height(e) -> int:
+    """The nodes on the longest path from ``e`` down its tree."""
+    return 1 + max((_height(x) for x in ir.children(e)), default=0)
 
 
 def _outcome(fn, R, args) -> tuple:

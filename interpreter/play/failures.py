@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import inplace
-from .helpers import BudgetError, RuleError
+from .helpers import BudgetError, RuleError, _runaway
 
 if TYPE_CHECKING:
     from ..compiler.compile import Program
@@ -26,7 +26,7 @@ def _describe(e: Exception) -> str:
     """A Python failure inside rule code in plain words (never Python's own text, except
     for a failure Meeple did not foresee, which is a bug of Meeple's and says so)."""
     if isinstance(e, RecursionError):
-        names = _rule_functions(e.__traceback__)
+        names = _runaway([n for names in _frame_functions(e.__traceback__) for n in names])
         depth = "(Python's recursion limit; see the 'depth' budget)"
         if len(names) == 1:
             return f"function '{names[0]}' calls itself too deeply (endless recursion?) {depth}"
@@ -64,8 +64,7 @@ _HINTS = {
 
 def _rule_functions(tb) -> list[str]:
     """The ruleset functions (generated as ``F_name``, or written in place of their
-    calls: play/inplace.py) in a traceback, each once, in the order of their first call
-    (a runaway recursion names them so)."""
+    calls: play/inplace.py) in a traceback, each once, in the order of their first call."""
     return list(dict.fromkeys(name for names in _frame_functions(tb) for name in names))
 
 
