@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from itertools import combinations
 from types import FrameType
 
@@ -156,9 +157,10 @@ def _runaway(calls: list[str], last: str | None = None) -> list[str]:
     that ran out of depth), or else of the innermost function called more than once
     (not those that called the first of them, nor those the last one called; all of
     them where that one is called once)."""
+    times = Counter(calls)
     if last is None:
-        last = next((n for n in reversed(calls) if calls.count(n) > 1), None)
-    if last is None or calls.count(last) < 2:
+        last = next((n for n in reversed(calls) if times[n] > 1), None)
+    if last is None or times[last] < 2:
         return list(dict.fromkeys(calls))
     end = len(calls) - calls[::-1].index(last)
     within = set(calls[calls.index(last):end])
