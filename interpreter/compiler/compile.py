@@ -124,6 +124,8 @@ class Program:
         self.walk_mode = evaluate.mode()
         self.optimize = codegen.OPTIMIZE and not self.walk_mode
         self.walk = evaluate.Evaluator(self) if self.walk_mode else None
+        if self.walk is not None:   # (the walk takes more Python frames than a call)
+            self.frames_per_depth = self.walk.frames_per_depth()
         self.exprc = ExprCompiler(c, self, prefix="PF_" if self.optimize else "F_")
         self.fastc = ExprCompiler(c, self, optimize=True) if self.optimize else None
         self._fast_count = 0
@@ -682,6 +684,9 @@ class Program:
     native_build_seconds = 0.0   # natively: how long its module took to build (0.0: from the cache)
     kernel_build_seconds = 0.0   # with a kernel: how long it took to build (0.0: from the cache)
     _kernel: Any = None          # the kernel that plays its games (on a twin: Ruleset._kernel_program)
+    # the Python frames one level of the depth budget may take: the room for them that
+    # running the rules makes (play/runtime.py, run), so that the budget runs out first
+    frames_per_depth = 4
 
     @property
     def native(self) -> bool:

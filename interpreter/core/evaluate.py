@@ -34,11 +34,12 @@ import os
 import types
 from types import SimpleNamespace
 
+from ...dsl import ast as ir
 from ...dsl.builtins import CLOSURES
 from ...dsl.check import walks_edges
 from ...dsl.settings import choice
 from ..play import helpers
-from ..play.failures import _describe, _rule_functions
+from ..play.failures import _describe, _innermost_function, _rule_functions
 from .primitives import PRIMITIVES, PyCall, PyOver, emit
 
 # the values of MEEPLE_EVALUATE (tests): the engines' compiled code, this walk, both compared
@@ -302,11 +303,19 @@ class Evaluator:
         finally:
             R.depth -= 1
 
+    def frames_per_depth(self) -> int:
+        """The Python frames one level of the depth budget may take in the walk: a few
+        per node from a recursive function's body down to a call in it (``value``, the
+        node's method, a comprehension's loops, an aggregate's form), at least the 4 of
+        the compiled code; so the depth budget, not Python's recursion limit, stops a
+        runaway recursion, as in the compiled code."""
+        return max([4] + [4 * _height(self.c.functions[f].body) + 4 for f in self.facts.recursive])
+
     def beside(self, compiled, walked):
         """``MODE == "both"``: a function that runs an expression's compiled code and its
         walk from the same budgets and checks that they agree (the value, the budgets'
-        counters after it, the error raised and the rule functions it is raised in), then
-        goes on as the compiled code did."""
+        counters after it, the error raised, the rule functions on the stack and the one
+        it is in), then goes on as the compiled code did."""
         def both(R, *args):
             before = (R.work, R.calls, R.depth)
             want, value, error = _outcome(compiled, R, args)
@@ -341,14 +350,24 @@ def _frame(name: str):
     return types.FunctionType(code, call.__globals__, f"F_{name}")
 
 
+def _height(e) -> int:
+    """The nodes on the longest path from ``e`` down its tree."""
+    return 1 + max((_height(x) for x in ir.children(e)), default=0)
+
+
 def _outcome(fn, R, args) -> tuple:
     """What ``fn(R, *args)`` gives, as compared: ``("value", its repr)`` or ``("error",
-    its kind, its plain words, the rule functions it is in)`` (where it is located:
-    play/failures.py); the value; the error."""
+    its kind, its plain words, the rule functions on the stack and the innermost, that
+    it is in)`` (where it is located: play/failures.py); the value; the error."""
     try:
         v = fn(R, *args)
     except helpers.RuleError as e:
-        return ("error", type(e).__name__, str(e), _rule_functions(e.__traceback__)), None, e
+        return ("error", type(e).__name__, str(e), *_functions(e)), None, e
     except Exception as e:  # noqa: BLE001 - a failure of Python, in plain words as the runtime says it
-        return ("error", "failure", _describe(e), _rule_functions(e.__traceback__)), None, e
+        return ("error", "failure", _describe(e), *_functions(e)), None, e
     return ("value", repr(v)), v, None
+
+
+def _functions(e: Exception) -> tuple:
+    """The rule functions on the stack where ``e`` was raised, and the one it is in."""
+    return _rule_functions(e.__traceback__), _innermost_function(e.__traceback__)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import inplace
-from .helpers import BudgetError, RuleError
+from .helpers import BudgetError, RuleError, _runaway
 
 if TYPE_CHECKING:
     from ..compiler.compile import Program
@@ -26,7 +26,7 @@ def _describe(e: Exception) -> str:
     """A Python failure inside rule code in plain words (never Python's own text, except
     for a failure Meeple did not foresee, which is a bug of Meeple's and says so)."""
     if isinstance(e, RecursionError):
-        names = _rule_functions(e.__traceback__)
+        names = _runaway([n for names in _frame_functions(e.__traceback__) for n in names])
         depth = "(Python's recursion limit; see the 'depth' budget)"
         if len(names) == 1:
             return f"function '{names[0]}' calls itself too deeply (endless recursion?) {depth}"
@@ -64,16 +64,33 @@ _HINTS = {
 
 def _rule_functions(tb) -> list[str]:
     """The ruleset functions (generated as ``F_name``, or written in place of their
-    calls: play/inplace.py) in a traceback, in call order."""
-    names: dict[str, None] = {}
+    calls: play/inplace.py) in a traceback, each once, in the order of their first call."""
+    return list(dict.fromkeys(name for names in _frame_functions(tb) for name in names))
+
+
+def _innermost_function(tb) -> str | None:
+    """The ruleset function a failure is in: the innermost call on the stack (with f
+    calling g calling f again, a failure in the last f is f's, though g is the last
+    function of ``_rule_functions``). A frame of other code (a helper of the runtime's,
+    a comprehension's in a function) is in the function of the frame that called it;
+    none where no frame is in one (the failure is in a rule's own code, an argument of
+    a function written in place there included)."""
+    inner = None
+    for names in _frame_functions(tb):
+        if names:
+            inner = names[-1]
+    return inner
+
+
+def _frame_functions(tb):
+    """Per frame of a traceback, outermost first: the ruleset functions it is in at the
+    instruction it runs (its own, ``F_name``, then those written in place there,
+    outermost first; none for a frame of other code)."""
     while tb is not None:
         code = tb.tb_frame.f_code
-        if code.co_name.startswith("F_"):
-            names[code.co_name[2:]] = None
-        for name in inplace.functions_at(code, tb.tb_lasti):
-            names[name] = None
+        own = [code.co_name[2:]] if code.co_name.startswith("F_") else []
+        yield own + inplace.functions_at(code, tb.tb_lasti)
         tb = tb.tb_next
-    return list(names)
 
 
 def _within(what: str, decl, e: Exception, prog: Program | None = None) -> RuleError:
@@ -102,8 +119,7 @@ def _placed(err: RuleError, rule: str, span, cause: Exception | None,
     # a budget (recursion depth, calls) names its functions itself: it is placed at the
     # statement that started them
     if cause is not None and not isinstance(err, BudgetError):
-        names = _rule_functions(cause.__traceback__)
-        fn = names[-1] if names else None
+        fn = _innermost_function(cause.__traceback__)
     if fn is not None and span is not None and where:
         detail = f"{detail} (called from {rule} at {where})"
         rule, span = f"function {fn}", None

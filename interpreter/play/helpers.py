@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from itertools import combinations
 from types import FrameType
 
@@ -137,16 +138,33 @@ def _cat(R, a: list, b: list) -> list:
 def _too_deep(name: str, limit: int):
     """The depth budget run out in ``name``: the rule functions on the stack (the Python
     frames named ``F_name``, of the compiled code or of core/evaluate.py) are named."""
-    found: dict[str, None] = {}
+    calls: list[str] = []
     f: FrameType | None = sys._getframe(1)
-    while f is not None:  # the rule functions on the stack, in call order
+    while f is not None:  # the rule functions on the stack, innermost first
         if f.f_code.co_name.startswith("F_"):
-            found[f.f_code.co_name[2:]] = None
+            calls.append(f.f_code.co_name[2:])
         f = f.f_back
-    names = list(found)[::-1]
+    names = _runaway(calls[::-1], name)
     who = f"function '{name}' calls itself" if len(names) <= 1 else \
         "functions " + ", ".join(f"'{n}'" for n in names) + " call each other"
     raise over_budget("depth", f"{who} more than {limit} deep (endless recursion?)")
+
+
+def _runaway(calls: list[str], last: str | None = None) -> list[str]:
+    """Of the rule functions on the stack (``calls``, outermost first, one per call),
+    those that call themselves or each other without end, each once, in the order of
+    their first calls: those called from the first call to the last of ``last`` (the one
+    that ran out of depth), or else of the innermost function called more than once
+    (not those that called the first of them, nor those the last one called; all of
+    them where that one is called once)."""
+    times = Counter(calls)
+    if last is None:
+        last = next((n for n in reversed(calls) if times[n] > 1), None)
+    if last is None or times[last] < 2:
+        return list(dict.fromkeys(calls))
+    end = len(calls) - calls[::-1].index(last)
+    within = set(calls[calls.index(last):end])
+    return [n for n in dict.fromkeys(calls) if n in within]
 
 
 def _too_many_calls(name: str, limit: int = MAX_CALLS, recursive: bool = True):

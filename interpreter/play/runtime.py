@@ -917,7 +917,7 @@ def _visibility(z) -> object:
 def run(R: Runtime) -> None:
     """Runs rules until a player must decide or the game is over."""
     old = sys.getrecursionlimit()
-    need = 4 * R.prog.budgets.depth + 1000  # (as _room_for makes room)
+    need = R.prog.frames_per_depth * R.prog.budgets.depth + 1000  # (as _room_for makes room)
     if old >= need:
         _run(R)
         return
@@ -1013,11 +1013,11 @@ def _run(R: Runtime) -> None:
     R.work, R.calls = R.work_budget, 0
 
 
-def _room_for(depth: int) -> int:
+def _room_for(prog) -> int:
     """Makes Python's recursion limit leave room for the depth budget while rules run
-    (each level of a rule function may take a few Python frames); returns the limit to
-    restore afterwards, or 0 if it was high enough."""
-    need = 4 * depth + 1000
+    (each level of a rule function may take a few Python frames, ``frames_per_depth``);
+    returns the limit to restore afterwards, or 0 if it was high enough."""
+    need = prog.frames_per_depth * prog.budgets.depth + 1000
     old = sys.getrecursionlimit()
     if old >= need:
         return 0
@@ -1074,7 +1074,7 @@ def _run_rule(R: Runtime, fn, arg, what: str, body):
     """``fn(R, arg)``, a compiled declaration that never changes the game (the heuristic,
     an alias), run with fresh budgets; a failure is the RuleError of ``what``, located at
     its ``body``."""
-    old = _room_for(R.prog.budgets.depth)
+    old = _room_for(R.prog)
     R.calls = R.depth = 0
     R.work = R.work_budget
     try:
