@@ -46,6 +46,7 @@ from meeple.interpreter.compiler.codegen_lines import (
 )
 from meeple.interpreter.core import primitives
 from meeple.interpreter.native import kernel
+from meeple.interpreter.play import inplace
 
 
 def _name(node: ast.expr) -> str | None:
@@ -99,7 +100,9 @@ def test_every_code_is_what_it_says(monkeypatch, name):
 
 
 def _reads_r(lines: list[str], body: str) -> bool:
-    code = "".join(f"    {line}\n" for line in lines) + f"    return {body}\n"
+    # (the printer's text marks the bodies it writes in place, play/inplace.py: Python
+    # is the text without the marks)
+    code = inplace.unmarked("".join(f"    {line}\n" for line in lines) + f"    return {body}\n")
     tree = ast.parse(f"def f(R):\n{code}")
     return any(isinstance(n, ast.Name) and n.id == "R" for n in ast.walk(tree))
 
@@ -122,7 +125,7 @@ def test_a_function_reads_r_where_the_printer_says(monkeypatch, name):
 
 
 def _gives_r(lines: list[str]) -> bool:
-    code = "".join(f"    {line}\n" for line in lines)
+    code = inplace.unmarked("".join(f"    {line}\n" for line in lines))
     tree = ast.parse(f"def f(R):\n{code}")
     return any(isinstance(n, ast.Lambda) or (isinstance(n, ast.Call) and _name(n.func) != "_out_of_work"
                and any(_name(a) == "R" for a in n.args)) for n in ast.walk(tree))
@@ -147,12 +150,13 @@ def test_statements_give_r_to_a_function_where_the_printer_says(monkeypatch):
 def _is(line: Line) -> bool:
     """Whether a line of the statement form is what its kind says, as Python's parser
     reads its text."""
-    text = plain(line.text)
+    text = inplace.unmarked(plain(line.text))
     if line.kind in (IF, FOR):
         node = ast.parse(text + " pass").body[0]
         if line.kind == IF:
             return isinstance(node, ast.If)
-        return isinstance(node, ast.For) and ast.dump(node.iter) == ast.dump(ast.parse(plain(line.walks), mode="eval").body)
+        return isinstance(node, ast.For) and \
+            ast.dump(node.iter) == ast.dump(ast.parse(inplace.unmarked(plain(line.walks)), mode="eval").body)
     if line.kind in (ELSE, BREAK):
         return text == ("else:" if line.kind == ELSE else "break")
     return line.kind is None and not text.endswith(":") and text != "break"
@@ -176,7 +180,7 @@ def test_a_line_says_what_block_it_opens(monkeypatch):
     for line in lines:
         assert _is(line), line
     for out in seen:  # (each as deep as the blocks around it: Python's parser says so)
-        ast.parse("def f(R):\n" + "".join(f"    {x}\n" for x in render(out)) + "    return 0\n")
+        ast.parse(inplace.unmarked("def f(R):\n" + "".join(f"    {x}\n" for x in render(out)) + "    return 0\n"))
     loop = Line("    ", "for v_x in BOARD_g:", FOR, "BOARD_g")
     assert loop.depth == 1 and loop.render() == "    for v_x in BOARD_g:"
     again = loop.deeper(2).deeper(-1)
