@@ -62,7 +62,7 @@ class BranchLoops:
         loop's variable, the C++ type of the elements, the list's type; ``inside()``:
         the loops within), or None (see the module's docstring)."""
         var, el, t = var_el_t
-        if el not in ("Id", "I") or it.node != "Call" or not self._chooses(it, 0):
+        if el not in ("Id", "I") or not self._chooses(it, 0):
             return None
         n, visit = self.fresh("n"), self.fresh("visit")
         # (the loops within written once, each branch's elements passed to them)
