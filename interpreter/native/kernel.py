@@ -40,6 +40,7 @@ from ..core.primitives import PRIMITIVES, CxxCall, CxxOver, NotNative, emit
 from . import kernel_quick
 from .cxx_text import Static, ident, literal
 from .kernel_around import AroundCounts
+from .kernel_branch_loops import BranchLoops
 from .kernel_build import (  # noqa: F401 - read as kernel.X by the package and tests
     KernelError,
     _build,
@@ -85,7 +86,7 @@ MAX_SOURCE = 8_000_000  # characters of C++ a kernel may have (chess: 140,000)
 
 class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists, KnownLoops,
           EmptyLists, WalkViews, TabledRows, ConstantJoins, FilteredCalls,
-          RangedCalls, StateReads, FilterLoops, NamedValues, Operators, TextKeys, AroundCounts):
+          RangedCalls, StateReads, FilterLoops, BranchLoops, NamedValues, Operators, TextKeys, AroundCounts):
     """Writes the C++ of one program (``source()``)."""
 
     def __init__(self, prog):
