@@ -53,6 +53,36 @@ def pytest_unconfigure(config):
 # everything. The install tests (a minute, and the package index) are slow as a whole.
 SLOW_FILES = {"test_install.py"}
 SLOW = {
+    # (lockstep, budget and compile tests of 2026-11-30: each file's text check stays quick)
+    "test_kernel_occupancy.py": (
+        "test_occupied_walks_keep_python_s_state_after_every_move",
+        "test_the_work_counted_is_python_s_to_the_last_unit",
+        "test_the_calls_counted_are_python_s_to_the_last_unit",
+    ),
+    "test_kernel_text_keys.py": (
+        "test_the_keys_count_the_work_of_the_texts_as_python",
+    ),
+    "test_kernel_branch_loops.py": (
+        "test_branches_walked_in_place_give_python_s_games_and_work",
+    ),
+    "test_recursive_errors.py": (
+        "test_an_error_is_in_the_innermost_function_with_a_kernel",
+        "test_an_error_is_in_the_innermost_function_with_the_cython_path",
+    ),
+    "test_inlined_errors.py": (
+        "test_an_error_in_a_function_is_located_in_it_by_a_kernel",
+        "test_an_error_in_a_function_is_located_in_it_by_the_cython_path",
+    ),
+    "test_kernel_append_one.py": (
+        "test_the_work_counted_is_python_s_to_the_last_unit",
+    ),
+    "test_kernel_around.py": (
+        "test_random_games_agree_with_the_reference",
+        "test_playouts_are_the_reference_s",
+    ),
+    "test_kernel_sha.py": (
+        "test_both_ways_give_hashlib_s_digests",
+    ),
     "test_kernel_ranges.py": (
         "test_the_work_of_a_range_kept_is_counted_as_python_counts_it",
     ),
@@ -98,6 +128,7 @@ SLOW = {
     ),
     "test_kernel_ordered.py": (
         "test_options_in_order_or_not_play_as_python",
+        "test_moves_of_cells_in_order_or_not_play_as_python",
         "test_a_pure_part_of_a_list_s_elements_is_read_from_a_row_made_once",
     ),
     "test_kernel_components.py": (
@@ -106,6 +137,7 @@ SLOW = {
     ),
     "test_kernel_walk_views.py": (
         "test_walks_passed_whole_give_python_s_games_and_work",
+        "test_rays_at_the_edges_give_python_s_games_and_work",
     ),
     "test_kernel_loops.py": (
         "test_the_work_counted_is_python_s_to_the_last_unit",

@@ -328,7 +328,7 @@ def test_a_wide_board_on_a_phone_scrolls_in_its_box_and_go_s_moves_are_in_the_lo
         url = server.links["seats"]["1"]
         page, errors = _page(browser, url, viewport={"width": 1200, "height": 900})
         for _ in range(3):
-            _click_first_cell_move(page)
+            _click_first_cell_move(page, url)
         doc = httpx2.get(url, headers=JSON, timeout=30).json()
         while doc["to_move"] != [0]:
             page.wait_for_timeout(50)
@@ -427,12 +427,15 @@ def test_since_your_last_move_tells_each_kalah_sowing_once(browser, shots, tmp_p
         server.stop()
 
 
-def _click_first_cell_move(page) -> None:
-    """Plays the first move that puts a stone down, once this seat is to move."""
-    page.wait_for_selector("#moves button")
-    version = page.get_attribute("body", "data-version")
+def _click_first_cell_move(page, url: str, seat: int = 0) -> None:
+    """Plays the first move that puts a stone down, once this seat is to move: the
+    server says so and the page shows that version (the buttons of the version before,
+    the bot's turn, would post a move out of turn, and the bot's move would then pass
+    for this click's)."""
+    doc = _to_move(url, seat)
+    page.wait_for_selector(f'body[data-version="{doc["version"]}"]')
     page.locator("#moves button", has_text="play").first.click()
-    page.wait_for_function("v => document.body.dataset.version !== v", arg=version)
+    page.wait_for_function("v => document.body.dataset.version !== v", arg=str(doc["version"]))
 
 
 def test_the_dice_are_written_where_they_fell(browser, shots, tmp_path):
