@@ -75,6 +75,11 @@ SLOW = {
     ),
     "test_kernel_append_one.py": (
         "test_the_work_counted_is_python_s_to_the_last_unit",
+        "test_its_games_are_python_s_the_lists_held_elsewhere_unchanged",
+    ),
+    "test_lang_list_elements.py": (
+        "test_the_kernel_counts_the_work_and_calls_the_reference_counts_in_nim",
+        "test_the_kernel_plays_nim_as_python",
     ),
     "test_kernel_around.py": (
         "test_random_games_agree_with_the_reference",
@@ -82,6 +87,24 @@ SLOW = {
     ),
     "test_kernel_sha.py": (
         "test_both_ways_give_hashlib_s_digests",
+    ),
+    "test_kernel_list_hash.py": (
+        "test_counts_of_values_equal_to_one_value_of_every_kind_are_the_reference_s",
+    ),
+    "test_statement_forms.py": (
+        "test_the_kernel_plays_every_statement_form_and_builtin_as_python",
+    ),
+    "test_static_filters.py": (
+        "test_two_relations_joined_in_a_loop_are_read_from_a_table",
+    ),
+    "test_kernel_layout.py": (
+        "test_a_loop_index_is_kept_in_4_bytes_and_chance_fields_only_where_a_statement_draws",
+    ),
+    "test_lang_const.py": (
+        "test_a_kernel_reads_the_consts_as_python",
+    ),
+    "test_test_limits.py": (
+        "test_meeple_test_names_the_games_a_limit_cut_short",
     ),
     "test_kernel_ranges.py": (
         "test_the_work_of_a_range_kept_is_counted_as_python_counts_it",
@@ -129,6 +152,7 @@ SLOW = {
     "test_kernel_ordered.py": (
         "test_options_in_order_or_not_play_as_python",
         "test_moves_of_cells_in_order_or_not_play_as_python",
+        "test_a_name_that_hides_an_enum_is_no_list_in_order",
         "test_a_pure_part_of_a_list_s_elements_is_read_from_a_row_made_once",
     ),
     "test_kernel_components.py": (
@@ -160,6 +184,7 @@ SLOW = {
         "test_a_short_list_is_kept_in_its_handle_and_behaves_as_the_same_list_in_a_header",
     ),
     "test_kernel_payoffs.py": (
+        "test_a_sum_other_than_the_declared_one_is_the_reference_s_rule_error",
         "test_a_kernel_ends_a_payoff_game_with_python_s_result",
     ),
     "test_kernel_nested_beside_verbs.py": (
@@ -361,6 +386,7 @@ SLOW = {
         "test_kill_9_leaves_a_journal_that_replays_and_resumes",
     ),
     "test_kernel.py": (
+        "test_a_resumed_game_and_a_copy_of_a_python_game_are_played_by_the_kernel",
         "test_a_kernel_game_answers_as_the_python_game",
         "test_a_kernel_game_plays_to_the_same_result_and_its_undo_limit_holds",
         "test_a_kernel_is_built_once_kept_in_the_cache_and_built_again_when_damaged",
@@ -417,6 +443,7 @@ SLOW = {
         "test_the_fast_paths_play_bundled_games_exactly_as_the_straightforward_ones",
     ),
     "test_native.py": (
+        "test_recursion_as_deep_as_the_largest_depth_budget_runs_natively",
         "test_a_build_that_fails_says_why_once_and_the_games_run_in_python",
         "test_a_module_is_built_once_kept_in_the_cache_and_built_again_when_damaged",
         "test_a_rule_error_reads_the_same_natively",
@@ -462,6 +489,7 @@ SLOW = {
         "test_every_seed_and_classic_locale_names_what_players_see",
     ),
     "test_rulebook_prose.py": (
+        "test_brotherhood_of_nine_tells_every_variant_in_the_words_of_each_locale",
         "test_the_seed_games_have_prose_for_every_rule_in_every_locale",
     ),
     "test_schema.py": (
