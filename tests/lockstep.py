@@ -12,6 +12,8 @@ from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import Budgets, RuleError, compile_sources
 from meeple.interpreter.analysis import playouts as playouts_module
+from meeple.interpreter.compiler import codegen
+from meeple.interpreter.core import evaluate
 from meeple.interpreter.play import runtime
 
 from meeple import interpreter
@@ -161,3 +163,51 @@ def kernel_difference(mine: dict, game) -> str | None:
             if a.get(key) != b.get(key):
                 return f"pending {key}: {str(a.get(key))[:300]} != {str(b.get(key))[:300]}"
     return None
+
+
+# the Python engines: the straightforward code, the fast code as it is played (where it
+# fails, the straightforward code runs again), the fast code's own error, the walk, and
+# the compiled code beside the walk (codegen.OPTIMIZE, codegen.STRICT, evaluate.MODE)
+PY_ENGINES = {"straightforward": (False, False, ""), "fast": (True, False, ""), "fast, strict": (True, True, ""),
+              "walk": (False, False, "tree"), "both": (False, False, "both")}
+
+
+def per_python_engine(text: str, name: str) -> dict:
+    """Each Python engine's program of the rules ``text`` (file ``name``), compiled once."""
+    out = {}
+    with pytest.MonkeyPatch.context() as mp:
+        for engine, (optimize, strict, mode) in PY_ENGINES.items():
+            mp.setattr(codegen, "OPTIMIZE", optimize)
+            mp.setattr(codegen, "STRICT", strict)
+            mp.setattr(evaluate, "MODE", mode)
+            out[engine] = program_of(text, name, native=False)
+    return out
+
+
+def step_both(games, rnd: random.Random) -> None:
+    """One random move, the same in both games of the pair ``games`` (kernel, reference),
+    then both compared: the legal moves before it, the state as the kernel holds it and
+    the work counted after it."""
+    kern, ref = games
+    assert [m.notation for m in kern.legal_moves()] == [m.notation for m in ref.legal_moves()]
+    i = rnd.randrange(kern.move_count())
+    kern.apply(i, safe=False)
+    ref.apply(i, safe=False)
+    assert kern.live and kernel_difference(kern.kernel_state(), ref) is None
+    assert kern.work_spent == ref.work_spent
+
+
+def in_turns_with_a_copy(prog, plain, rounds: int) -> None:
+    """Two games of each program (seeds 4 and 5) played in turns for ``rounds`` moves
+    each, then a copy of the first beside them until it ends, every move compared
+    (``step_both``): what a kernel keeps across states serves each state rightly."""
+    rnd = random.Random(7)
+    pairs = [(prog.new_game(2, s), plain.new_game(2, s)) for s in (4, 5)]
+    for _ in range(rounds):
+        for pair in pairs:
+            step_both(pair, rnd)
+    copied = (pairs[0][0].copy(), pairs[0][1].copy())
+    while not pairs[0][0].over:
+        for pair in (pairs[0], copied, pairs[1]):
+            if not pair[0].over:
+                step_both(pair, rnd)

@@ -14,7 +14,7 @@ import functools
 
 import pytest
 from kernel_support import needs_kernel
-from lockstep import program_of
+from lockstep import PY_ENGINES, per_python_engine, program_of
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import RuleError, compile_sources
@@ -99,24 +99,10 @@ def error_of(program, case: str) -> tuple:
     return str(err), err.rule, err.span, err.hint, err.code
 
 
-# the Python engines: the straightforward code, the fast code as it is played (where it
-# fails, the straightforward code runs again), the fast code's own error, the walk, and
-# the compiled code beside the walk
-ENGINES = {"straightforward": (False, False, ""), "fast": (True, False, ""), "fast, strict": (True, True, ""),
-           "walk": (False, False, "tree"), "both": (False, False, "both")}
-
-
 @pytest.fixture(scope="module")
 def programs():
     """Each Python engine's program of the cases (compiled once)."""
-    out = {}
-    with pytest.MonkeyPatch.context() as mp:
-        for name, (optimize, strict, mode) in ENGINES.items():
-            mp.setattr(codegen, "OPTIMIZE", optimize)
-            mp.setattr(codegen, "STRICT", strict)
-            mp.setattr(evaluate, "MODE", mode)
-            out[name] = program_of(text(), "inlined.meeple", native=False)
-    return out
+    return per_python_engine(text(), "inlined.meeple")
 
 
 def test_the_python_code_writes_the_functions_of_the_cases_in_place(programs):
@@ -140,7 +126,7 @@ def test_an_error_in_a_function_is_located_in_it_in_the_end_condition_and_the_sc
     for rest, rule in (("end when tenth(x - 1) > 3\n", "the end condition"),
                        ("end when x > 0\nscore(p) = worth(top(pile))\n", "the scoring")):
         got = {}
-        for name, (optimize, strict, mode) in ENGINES.items():
+        for name, (optimize, strict, mode) in PY_ENGINES.items():
             monkeypatch.setattr(codegen, "OPTIMIZE", optimize)
             monkeypatch.setattr(codegen, "STRICT", strict)
             monkeypatch.setattr(evaluate, "MODE", mode)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import kernel_difference
+from lockstep import in_turns_with_a_copy, step_both
 from meeple.interpreter.native import kernel
 
 from meeple import interpreter
@@ -56,25 +56,13 @@ def test_a_neighbour_s_own_test_is_read_from_counts_one_reading_a_parameter_is_n
     assert "_sync" not in complete and "for (" in complete
 
 
-def step(games, rnd: random.Random) -> None:
-    """One random move, the same in both games of the pair ``games`` (kernel, reference),
-    then both compared: the state as the kernel holds it, the work counted."""
-    kern, ref = games
-    assert [m.notation for m in kern.legal_moves()] == [m.notation for m in ref.legal_moves()]
-    i = rnd.randrange(kern.move_count())
-    kern.apply(i, safe=False)
-    ref.apply(i, safe=False)
-    assert kern.live and kernel_difference(kern.kernel_state(), ref) is None
-    assert kern.work_spent == ref.work_spent
-
-
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_random_games_agree_with_the_reference(seed):
     prog, plain = programs()
     games = (prog.new_game(2, seed), plain.new_game(2, seed))
     rnd = random.Random(seed)
     while not games[0].over:
-        step(games, rnd)
+        step_both(games, rnd)
     assert games[1].over and games[0].result == games[1].result
     assert prog.native_fallbacks == 0
     # (stones were put on and taken off: the counts moved both ways)
@@ -83,16 +71,7 @@ def test_random_games_agree_with_the_reference(seed):
 
 def test_two_games_in_turns_and_a_copy_share_the_counts_rightly():
     prog, plain = programs()
-    rnd = random.Random(7)
-    pairs = [(prog.new_game(2, s), plain.new_game(2, s)) for s in (4, 5)]
-    for _ in range(12):
-        for pair in pairs:
-            step(pair, rnd)
-    copied = (pairs[0][0].copy(), pairs[0][1].copy())
-    while not pairs[0][0].over:
-        for pair in (pairs[0], copied, pairs[1]):
-            if not pair[0].over:
-                step(pair, rnd)
+    in_turns_with_a_copy(prog, plain, 12)
     assert prog.native_fallbacks == 0
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import kernel_difference
+from lockstep import in_turns_with_a_copy, step_both
 from meeple.interpreter.native import kernel
 
 from meeple import interpreter
@@ -48,19 +48,6 @@ def test_a_list_of_each_cell_s_own_number_is_kept_one_made_of_neighbours_is_not(
     assert "uE_" in next(line for line in src.splitlines() if line.startswith("static List<bool> uF_filled(St& s) {"))
 
 
-def step(games, rnd: random.Random) -> None:
-    """One random move, the same in both games of the pair ``games`` (kernel, reference),
-    then both compared: the state as the kernel holds it (the lists noted), the work
-    counted."""
-    kern, ref = games
-    assert [m.notation for m in kern.legal_moves()] == [m.notation for m in ref.legal_moves()]
-    i = rnd.randrange(kern.move_count())
-    kern.apply(i, safe=False)
-    ref.apply(i, safe=False)
-    assert kern.live and kernel_difference(kern.kernel_state(), ref) is None
-    assert kern.work_spent == ref.work_spent
-
-
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_random_games_agree_with_the_reference_and_read_kept_elements(seed):
     prog, plain = programs()
@@ -69,7 +56,7 @@ def test_random_games_agree_with_the_reference_and_read_kept_elements(seed):
     moves = 0
     before = prog.kernel_kept_reads
     while not games[0].over:
-        step(games, rnd)
+        step_both(games, rnd)
         moves += 1
     assert games[1].over and games[0].result == games[1].result
     assert len(games[0].kernel_state()["vars"]["seen"]) == moves + 1 and prog.native_fallbacks == 0
@@ -81,16 +68,7 @@ def test_random_games_agree_with_the_reference_and_read_kept_elements(seed):
 
 def test_two_games_in_turns_and_a_copy_share_the_keep_rightly():
     prog, plain = programs()
-    rnd = random.Random(7)
-    pairs = [(prog.new_game(2, s), plain.new_game(2, s)) for s in (4, 5)]
-    for _ in range(6):
-        for pair in pairs:
-            step(pair, rnd)
-    copied = (pairs[0][0].copy(), pairs[0][1].copy())
-    while not pairs[0][0].over:
-        for pair in (pairs[0], copied, pairs[1]):
-            if not pair[0].over:
-                step(pair, rnd)
+    in_turns_with_a_copy(prog, plain, 6)
     assert prog.native_fallbacks == 0
 
 

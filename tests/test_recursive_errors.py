@@ -17,7 +17,7 @@ import functools
 
 import pytest
 from kernel_support import needs_kernel
-from lockstep import program_of
+from lockstep import PY_ENGINES, per_python_engine, program_of
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import RuleError, compile_sources
@@ -112,21 +112,10 @@ def error_of(program, case: str) -> tuple:
     return str(err), err.rule, err.span, err.hint, err.code
 
 
-ENGINES = {"straightforward": (False, False, ""), "fast": (True, False, ""), "fast, strict": (True, True, ""),
-           "walk": (False, False, "tree"), "both": (False, False, "both")}
-
-
 @pytest.fixture(scope="module")
 def programs():
     """Each Python engine's program of the cases (compiled once)."""
-    out = {}
-    with pytest.MonkeyPatch.context() as mp:
-        for name, (optimize, strict, mode) in ENGINES.items():
-            mp.setattr(codegen, "OPTIMIZE", optimize)
-            mp.setattr(codegen, "STRICT", strict)
-            mp.setattr(evaluate, "MODE", mode)
-            out[name] = program_of(text(), NAME, native=False)
-    return out
+    return per_python_engine(text(), NAME)
 
 
 def test_the_cases_are_what_they_say(programs):
@@ -165,7 +154,7 @@ def test_an_error_is_in_the_innermost_function_in_the_end_condition_and_a_proced
     }
     for rule, source in rulesets.items():
         got = {}
-        for name, (optimize, strict, mode) in ENGINES.items():
+        for name, (optimize, strict, mode) in PY_ENGINES.items():
             monkeypatch.setattr(codegen, "OPTIMIZE", optimize)
             monkeypatch.setattr(codegen, "STRICT", strict)
             monkeypatch.setattr(evaluate, "MODE", mode)
