@@ -11,7 +11,7 @@ game's state as the CLI does, then asks a fresh bot (seeded by the turn) for thr
 moves in a row, reading the state after each. Natively it runs twice: the rollouts in
 one kernel call each (``KernelGame.random_moves``, the default) and step by step from
 Python, one kernel call per move (as before the rollouts moved into the kernel). It
-prints the CPU time per decision. Results go to docs/performance.md ("Kernels").
+prints the CPU time per decision. Results go to docs/performance.md ("Search bots").
 """
 from __future__ import annotations
 
