@@ -39,6 +39,8 @@ class Operators:
         def known_ranges(self, e) -> dict | None: ...
 
     def _BinOp(self, e, sc, want: T | None = None):
+        """An operator (a UnOp, BinOp or CondExpr; ``want``: the type its value is
+        wanted as, a conditional's): a pass's text where one applies, else its form."""
         op = resolve(e, self.ty)
         better = self._better(op, e, sc)
         if better is not None:
