@@ -23,6 +23,7 @@ wanted as a bool is ``{b0}``, as an int ``{i0}``, as the operation's type ``{t0}
 that reads only the budgets' counters (noted where written, native/kernel_reads.py)."""
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from string import Formatter
@@ -124,19 +125,24 @@ class CxxOp:
         """``text`` with its operands' C++ (``{0}``, as a bool ``{b0}``, an int ``{i0}``, the
         operation's type ``{t0}``), the state (``{S}``, ``{W}``) and budgets (``{B.b}``)."""
         fields: dict[str, str] = {}
-        for _, name, _, _ in Formatter().parse(text):
-            if name is None or name in fields or name.startswith("B"):
-                continue
+        for name in _fields(text):
             if name == "S":
                 fields[name] = self.gen.state(self.sc)
             elif name == "W":
                 fields[name] = self.gen.counters(self.sc)
             else:
                 kind = name[0] if name[0] in "bit" else ""
-                want = {"b": _BOOL, "i": _INT, "t": self.gen.ty(self.e), "": None}[kind]
+                want = _BOOL if kind == "b" else _INT if kind == "i" else self.gen.ty(self.e) if kind else None
                 fields[name] = self.arg(int(name[len(kind):]), want)
         plain = [fields.get(str(i), "") for i in range(len(self.parts))]
         return text.format(*plain, B=self.gen.b, **{k: v for k, v in fields.items() if not k.isdigit()})
+
+
+@functools.cache
+def _fields(text: str) -> tuple[str, ...]:
+    """The fields of a C++ form but the budgets', each once, in the order written."""
+    names = (name for _, name, _, _ in Formatter().parse(text) if name is not None and not name.startswith("B"))
+    return tuple(dict.fromkeys(names))
 
 
 # ------------------------------------------------------------------ forms of their own
