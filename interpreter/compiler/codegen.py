@@ -19,13 +19,13 @@ from ...dsl import ast as ir
 from ...dsl.builtins import BUILTINS, CLOSURES
 from ...dsl.check import Checked, walks_edges
 from ...dsl.types import T, type_code  # noqa: F401 - compile, kernel and leaks import type_code here
+from ..core.operators import resolve
 from ..core.primitives import PRIMITIVES, PyCall, PyOver, emit
 from ..play import inplace
 from .codegen_base import (
     _AVAIL_MAX,
     _INDEXED_MAX,
     _MEMO_LINE,
-    CMP,
     Code,
     Env,
     _before,
@@ -35,13 +35,13 @@ from .codegen_base import (
     in_parens,
     kept_name,
     named_index,
-    negated,
     number_binders,  # noqa: F401 - compile calls codegen.number_binders
     plain_const,
 )
 from .codegen_calls import CodeCalls
 from .codegen_keys import ValueKeys
 from .codegen_lines import COMP, MARKED_TABLES, Line, keyed_read, render, top_read, written_len
+from .codegen_operators import CodeOperators
 from .codegen_ranges import Bounds
 from .codegen_statements import StatementForm
 from .codegen_static import StaticCells
@@ -84,7 +84,7 @@ class _Call(PyCall):
         return top_read(kind, self.a[0]) if self.cg.marking else super().zone_top(kind)
 
 
-class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
+class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys, CodeOperators):
     """``optimize=False`` makes the straightforward code (the reference: errors are
     located by it); ``optimize=True`` the fast code, which must give the same results.
     ``prefix`` names the generated functions the calls go to."""
@@ -493,8 +493,9 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
     _TupleLit = _ListLit   # a tuple is held as a list of its parts
 
     def _CondExpr(self, e, env):
-        if self.avail is None:
-            return f"({self.expr(e.then, env)} if {self.expr(e.cond, env)} else {self.expr(e.other, env)})"
+        if self.avail is None:   # (the then written first, as always)
+            then = self.expr(e.then, env)
+            return self._op(e, env, [self.expr(e.cond, env), then, self.expr(e.other, env)])
         cond, yes, no = self._test(e.cond, env)  # in the order Python evaluates them
         self.cdepth += 1
         try:
@@ -505,7 +506,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
         finally:
             self.cdepth -= 1
         self.avail = _common(yes, no)
-        return f"({then} if {cond} else {other})"
+        return self._op(e, env, [cond, then, other])
 
     def _test(self, e, env) -> tuple[str, dict, dict]:
         """A condition's text, and the calls known to have run after it when it holds
@@ -521,11 +522,11 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
             finally:
                 self.cdepth -= 1
             if e.op == "and":
-                return f"({a} and {b})", b_yes, _common(a_no, b_no)
-            return f"({a} or {b})", _common(a_yes, b_yes), b_no
+                return self._op(e, env, [a, b]), b_yes, _common(a_no, b_no)
+            return self._op(e, env, [a, b]), _common(a_yes, b_yes), b_no
         if e.node == "UnOp" and e.op == "not":
             a, a_yes, a_no = self._test(e.operand, env)
-            return f"(not {a})", a_no, a_yes
+            return self._op(e, env, [a]), a_no, a_yes
         self.tested = None
         self._perm(perm)
         text = self.expr(e, env)
@@ -535,48 +536,17 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
         return text, self.avail, self.avail
 
     def _UnOp(self, e, env):
-        if e.op == "not":
-            return f"(not {self.expr(e.operand, env)})"
-        return negated(self.expr(e.operand, env))
+        return self._op(e, env, [self.expr(e.operand, env)])
 
     def _BinOp(self, e, env):
-        op = e.op
-        if op in ("and", "or") and self.avail is not None:
+        lazy = resolve(e, self.ty).lazy   # (and, or: core/operators.py)
+        if lazy and self.avail is not None:
             # the right side knows what the left computed when it ran (see _test)
             text, yes, no = self._test(e, env)
             self.avail = _common(yes, no)
             return text
         a = self.expr(e.left, env)
-        b = self._apart(self.expr, e.right, env) if op in ("and", "or") else self.expr(e.right, env)
-        if op in ("and", "or"):
-            return f"({a} {op} {b})"
-        if op in CMP:
-            return f"({a} {CMP[op]} {b})"
-        if op in ("in", "not in"):
-            rt = self.ty(e.right)
-            if rt.tag in ("zone", "cell"):
-                loc = self._table("loc")
-                test = self._r(f"({loc}[{a}] == {b})" if op == "in" else f"({loc}[{a}] != {b})")
-                return test
-            return f"({a} {op} {b})"
-        if op == "..":
-            return self._gives(f"_range(R, {a}, {b}, {self.t.budgets.range})")
-        if op == "*":
-            if self._within(e, env, self.t.budgets.integer):  # (the fast code: no bound to check)
-                return self._pure(e, env, f"({a} * {b})")
-            return self._pure(e, env, f"_mul({a}, {b}, {self.t.budgets.integer})")
-        if op == "+" and self.ty(e).tag in ("list", "str"):  # lists and strings join
-            return self._gives(f"_cat(R, {a}, {b})")
-        if op in ("/", "%"):
-            r = self._int_range(e.right, env) if self.optimize else None
-            if r is not None and not r[0] <= 0 <= r[1]:  # (the fast code: never by 0)
-                return self._pure(e, env, f"({a} {'//' if op == '/' else '%'} {b})")
-            return self._pure(e, env, f"{'_div' if op == '/' else '_mod'}({a}, {b})")
-        return f"({a} {op} {b})"
-
-
-
-
+        return self._op(e, env, [a, self._apart(self.expr, e.right, env) if lazy else self.expr(e.right, env)])
 
     # ------------------------------------------------------------ comprehensions
     def _loop(self, comp: ir.Comprehension, env: Env, perm: bool = False) -> tuple[str, str, str]:

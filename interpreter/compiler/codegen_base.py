@@ -11,9 +11,6 @@ from ..core.inline import plain_text
 from ..core.primitives import PRIMITIVES, Primitive, StepLine
 from .codegen_lines import keyed_read, table_read
 
-CMP = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
-
-
 _BINDERS = count(1)  # a number per comprehension variable, so that shadowed names differ
 
 

@@ -21,7 +21,6 @@ from .codegen_base import (
     int_value,
     is_name,
     is_simple,
-    negated,
     same_value,
 )
 from .codegen_lines import BREAK, COMP, Line, else_line, for_line, if_line, step_lines, table_read
@@ -222,7 +221,7 @@ class StatementForm(CompilerPart):
 
     def _s_unop(self, e, env: Env, out: list[Line], ind: str) -> str:
         operand = self._s(e.operand, env, out, ind)
-        return f"(not {operand})" if e.op == "not" else negated(operand)
+        return self._op(e, env, [operand])   # (its form: codegen_operators.py)
 
     def _s_cond(self, e, env: Env, out: list[Line], ind: str) -> str:
         """``a if c else b`` as an ``if`` statement."""

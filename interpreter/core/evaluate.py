@@ -7,9 +7,11 @@ engines compile expressions to Python (compiler/codegen.py), the kernel prints t
 C++ (native/kernel.py); this reads them. A built-in means what its Python form in the one
 table of primitives says (``primitives.PRIMITIVES``: the text of a call, the arguments'
 values in place of the arguments; an aggregate's text over a comprehension, its elements
-given one by one); ``connected`` and ``until`` are the run-time helpers the compiled
+given one by one); an operator means what its operation's reference meaning in the
+table of operators says (``operators.OPERATORS``, chosen by ``operators.resolve``);
+``connected`` and ``until`` are the run-time helpers the compiled
 code calls (play/helpers.py). Nothing falls back: a node, a built-in or a kind of call
-it does not know is an error where it is met.
+it does not know (an operator too) is an error where it is met.
 
 What it counts, as the compiled code does:
 
@@ -29,7 +31,6 @@ value is an error where a program is compiled (``mode``: a SettingError naming t
 variable and its values)."""
 from __future__ import annotations
 
-import operator
 import os
 import types
 from types import SimpleNamespace
@@ -40,6 +41,7 @@ from ...dsl.check import walks_edges
 from ...dsl.settings import choice
 from ..play import helpers
 from ..play.failures import _describe, _innermost_function, _rule_functions
+from .operators import operands, resolve
 from .primitives import PRIMITIVES, PyCall, PyOver, emit
 
 # the values of MEEPLE_EVALUATE (tests): the engines' compiled code, this walk, both compared
@@ -52,9 +54,6 @@ def mode() -> str:
     """``MODE``, one of ``MODES``: another value raises SettingError (a typo is not
     taken for one of them)."""
     return choice(VARIABLE, MODE, MODES)
-
-_ARITH = {"+": operator.add, "-": operator.sub, "==": operator.eq, "!=": operator.ne,
-          "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 
 
 class Scope:
@@ -169,36 +168,18 @@ class Evaluator:
     _TupleLit = _ListLit   # a tuple is held as a list of its parts
 
     # ------------------------------------------------------------ operators
-    def _CondExpr(self, e, R, s):
-        return self.value(e.then if self.value(e.cond, R, s) else e.other, R, s)
-
-    def _UnOp(self, e, R, s):
-        v = self.value(e.operand, R, s)
-        return (not v) if e.op == "not" else -v
-
     def _BinOp(self, e, R, s):
-        op = e.op
-        a = self.value(e.left, R, s)
-        if op in ("and", "or"):
-            return (a and self.value(e.right, R, s)) if op == "and" else (a or self.value(e.right, R, s))
-        b = self.value(e.right, R, s)
-        if op in ("in", "not in"):
-            if self.c.type_of(e.right).tag in ("zone", "cell"):   # an item where it lies
-                found = R.loc[a] == b
-            else:
-                found = a in b
-            return found if op == "in" else not found
-        if op == "..":
-            return helpers._range(R, a, b, self.budgets.range)
-        if op == "*":
-            return helpers._mul(a, b, self.budgets.integer)
-        if op == "/":
-            return helpers._div(a, b)
-        if op == "%":
-            return helpers._mod(a, b)
-        if op == "+" and self.c.type_of(e).tag in ("list", "str"):   # joined, counted
-            return helpers._cat(R, a, b)
-        return _ARITH[op](a, b)
+        """An operator: the reference meaning of its operation (core/operators.py), given
+        its operands' values in order (after the first, where the operation is lazy, as
+        functions that evaluate them)."""
+        op = resolve(e, self.c.type_of)
+        first, *rest = operands(e)
+        a = self.value(first, R, s)
+        if op.lazy:
+            return op.meaning(R, self.budgets, a, *(lambda x=x: self.value(x, R, s) for x in rest))
+        return op.meaning(R, self.budgets, a, *(self.value(x, R, s) for x in rest))
+
+    _UnOp = _CondExpr = _BinOp
 
     # ------------------------------------------------------------ comprehensions
     def _bindings(self, comp, R, s: Scope, i: int = 0):

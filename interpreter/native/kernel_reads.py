@@ -142,5 +142,9 @@ class StateReads:
         return state(sc)
 
     @staticmethod
+    def counters(sc: dict) -> str:
+        return counters(sc)
+
+    @staticmethod
     def zone_read(sc: dict, op: str, zone: str, more: str = "") -> str:
         return zone_read(sc, op, zone, more)

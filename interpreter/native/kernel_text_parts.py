@@ -1,5 +1,6 @@
 """The parts of ``a + b + ...`` of texts in a kernel (a part of ``kernel.Gen``: its
-``_texts_joined`` joins them with one call of ``scatn``, cxx/kernel_texts.hpp).
+``text_chain`` lists them, the form of a join of texts joins them with one call of
+``scatn``: core/operators.py, cxx/kernel_texts.hpp).
 
 A part ``if c then x else y`` was a new text, a copy of the one taken (``Str(T7)``: a
 text of the rules, or a table's, copied for a moment): it is now a reference to the

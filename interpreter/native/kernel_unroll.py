@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .kernel_reads import counters
-from .kernel_types import INT
 
 UNROLL_MAX = 8     # elements of a list written out one by one at most
 _DEPTH = 8         # functions looked through for the value, one within another
@@ -102,13 +101,14 @@ class KnownLoops:
             return None
         return f"((I){v[k]}LL)"
 
-    def range_list(self, e, sc: dict) -> str:
+    def range_list(self, e, sc: dict) -> str | None:
         """``a..b``, a list of numbers: where both ends are numbers written out (``1..10``,
         a die), the list made once when the module loads and shared (its work still
-        counted, its length checked, as ``irange`` does); else made where it is read."""
+        counted, its length checked, as ``irange`` does); else None (made where it is
+        read: its form, core/operators.py)."""
         lo, hi = (self.known_value(x) if x.node in ("IntLit", "UnOp") else None for x in (e.left, e.right))
         if type(lo) is not int or type(hi) is not int or not 0 <= hi - lo < RANGE_KEPT:
-            return f"irange({counters(sc)}, {self.expr(e.left, sc, INT)}, {self.expr(e.right, sc, INT)})"
+            return None
         n = hi - lo + 1
         name = self.tables.table(
             ("RANGE", lo, hi),

@@ -1,0 +1,282 @@
+"""What each operator of an expression means, in one place for the interpreter: the
+operation an IR ``UnOp``, ``BinOp`` or ``CondExpr`` is (``resolve``: its ``op`` and the
+class of its operands' type choose it), its reference meaning (a Python function of the
+operands' values, core/evaluate.py), its Python form (the text ``codegen.ExprCompiler``
+writes, the straightforward code and the fast code alike), its native form (the C++
+text ``kernel.Gen`` writes, native/kernel_operators.py) and a line of documentation.
+tests/test_operators.py checks that the table holds every operator of the grammar and
+that every engine implements each operation; an operator the table lacks is an error
+where it is met (``MissingOperator``), never a fallback.
+
+The printers' optimisations are passes on top of these base forms, in the printers:
+ints of known ranges added, subtracted, multiplied or divided plainly (core/bounds.py),
+a count compared early, lists joined once, texts joined in one call, the reads an
+``and`` notes (native/kernel_*.py, compiler/codegen_operators.py). Only the choice of
+the operation and its base forms are here.
+
+A form is a text (or a function of the operation's call, ``PyOp`` or ``CxxOp``, for
+what a text cannot say; ``primitives.emit`` writes either), the operands as ``{0}``,
+``{1}``, ``{2}`` (a conditional's: the condition, then, else). In Python, ``{R.t}`` is
+the runtime's table ``t`` and ``{B.b}`` the program's budget ``b``. In C++, an operand
+wanted as a bool is ``{b0}``, as an int ``{i0}``, as the operation's type ``{t0}``;
+``{S}`` is the state given to a helper that reads it, ``{W}`` the state given to one
+that reads only the budgets' counters (noted where written, native/kernel_reads.py)."""
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+from string import Formatter
+from types import SimpleNamespace
+
+from ...dsl.types import T
+from ..play import helpers
+from .primitives import Form, NotNative
+
+_INT, _BOOL = T("int"), T("bool")
+_ORDERED = ("int", "str", "bool", "player", "item", "cell", "zone")
+_IDS = ("player", "item", "cell", "zone")
+
+
+class MissingOperator(AssertionError):
+    """An operator of the IR with no operation in the table (a language construct no
+    engine may run: never a fallback)."""
+
+
+def operands(e) -> tuple:
+    """An operator's operands, in the order they are evaluated: ``(operand,)``, ``(left,
+    right)``, ``(cond, then, other)``."""
+    if e.node == "UnOp":
+        return (e.operand,)
+    if e.node == "CondExpr":
+        return (e.cond, e.then, e.other)
+    return (e.left, e.right)
+
+
+def _place_or_list(e, ty) -> str:
+    """``in``: of a zone or a cell (where an item lies), else of a list."""
+    return "place" if ty(e.right).tag in ("zone", "cell") else "list"
+
+
+def _joined(e, ty) -> str:
+    """``+``: of lists, of texts, else of ints (the result's type)."""
+    tag = ty(e).tag
+    return tag if tag in ("list", "str") else "int"
+
+
+# the operators whose operation depends on their operands' type: the class of it
+_CLASSES: dict[str, Callable] = {"in": _place_or_list, "not in": _place_or_list, "+": _joined}
+
+
+def key_of(e, ty) -> tuple[str, str, str]:
+    """What selects the operation of ``e``: its node, its op (``?`` of a conditional),
+    the class of its type (``""`` where the op alone chooses). ``ty``: the type of a
+    node, as the engine knows it."""
+    if e.node == "CondExpr":
+        return "CondExpr", "?", ""
+    classify = _CLASSES.get(e.op) if e.node == "BinOp" else None
+    return e.node, e.op, classify(e, ty) if classify else ""
+
+
+def resolve(e, ty) -> Operator:
+    """The operation of the IR operator ``e`` (``ty``: the type of a node); an operator
+    the table lacks raises MissingOperator."""
+    key = key_of(e, ty)
+    op = BY_KEY.get(key)
+    if op is None:
+        raise MissingOperator(f"no operation for {key[1]!r} ({key[0]}{', of ' + key[2] if key[2] else ''}) "
+                              "in interpreter/core/operators.py")
+    return op
+
+
+# ------------------------------------------------------------------ the writers' calls
+class PyOp:
+    """An operation being compiled to Python: the compiler, the node, its operands'
+    texts (written by the compiler, in its order); ``tables``: the text of each of R's
+    tables a form reads (``{R.t}``)."""
+
+    def __init__(self, cg, op: Operator, e, args: list[str], tables=None):
+        self.cg, self.op, self.e, self.a = cg, op, e, args
+        self.name = op.name
+        self.tables = tables if tables is not None else SimpleNamespace(loc="R.loc")
+
+    def fill(self, text: str) -> str:
+        return text.format(*self.a, R=self.tables, B=self.cg.t.budgets)
+
+
+class CxxOp:
+    """An operation being written in C++: the kernel's writer, the node, the names in
+    scope, the type wanted of its value (a conditional's), and the scope of an operand
+    where it differs (``scopes``: by position; the right of an ``and``, which knows what
+    its left read). An operand's text is written when asked for, in the order asked."""
+
+    def __init__(self, gen, op: Operator, e, sc: dict, want: T | None = None, scopes: dict | None = None):
+        self.gen, self.op, self.e, self.sc, self.want = gen, op, e, sc, want
+        self.name = op.name
+        self.parts, self.scopes = operands(e), scopes or {}
+
+    def arg(self, i: int, want: T | None = None) -> str:
+        return self.gen.expr(self.parts[i], self.scopes.get(i, self.sc), want)
+
+    def ty(self, i: int) -> T:
+        return self.gen.ty(self.parts[i])
+
+    def fill(self, text: str) -> str:
+        """``text`` with its operands' C++ (``{0}``, as a bool ``{b0}``, an int ``{i0}``, the
+        operation's type ``{t0}``), the state (``{S}``, ``{W}``) and budgets (``{B.b}``)."""
+        fields: dict[str, str] = {}
+        for name in _fields(text):
+            if name == "S":
+                fields[name] = self.gen.state(self.sc)
+            elif name == "W":
+                fields[name] = self.gen.counters(self.sc)
+            else:
+                kind = name[0] if name[0] in "bit" else ""
+                want = _BOOL if kind == "b" else _INT if kind == "i" else self.gen.ty(self.e) if kind else None
+                fields[name] = self.arg(int(name[len(kind):]), want)
+        plain = [fields.get(str(i), "") for i in range(len(self.parts))]
+        return text.format(*plain, B=self.gen.b, **{k: v for k, v in fields.items() if not k.isdigit()})
+
+
+@functools.cache
+def _fields(text: str) -> tuple[str, ...]:
+    """The fields of a C++ form but the budgets', each once, in the order written."""
+    names = (name for _, name, _, _ in Formatter().parse(text) if name is not None and not name.startswith("B"))
+    return tuple(dict.fromkeys(names))
+
+
+# ------------------------------------------------------------------ forms of their own
+def _cxx_compared(neg: str) -> Callable:
+    """``==``, ``!=``: both operands compared as the type of the one that is not none."""
+    def form(call: CxxOp) -> str:
+        u = call.gen.unify(call.ty(0), call.ty(1))
+        a, b = (call.gen._compared(call.parts[i], call.sc, u) for i in (0, 1))
+        return f"({neg}eq({a}, {b}))"
+    return form
+
+
+def _cxx_order(fmt: str) -> Callable:
+    """``<``, ``<=``, ``>``, ``>=`` (``fmt``: of the operands' texts, ``lt``/``le``)."""
+    def form(call: CxxOp) -> str:
+        u = call.gen.unify(call.ty(0), call.ty(1))
+        if u.tag == "enum":
+            raise NotNative("an order of enum values (Python compares their names)")
+        if u.tag not in _ORDERED:
+            raise NotNative(f"an order of {u}")
+        a, b = call.arg(0, u), call.arg(1, u)
+        if u.tag in _IDS:
+            a, b = f"nn({a})", f"nn({b})"
+        elif u.tag == "bool":
+            a, b = f"(I){a}", f"(I){b}"
+        return fmt.format(a, b)
+    return form
+
+
+def _cxx_in_list(neg: str) -> Callable:
+    """``x in xs``: the list searched for the element as the list's elements are (or as
+    ``x`` is, where the list's elements may be none: ``[]``)."""
+    def form(call: CxxOp) -> str:
+        lt, rt = call.ty(0), call.ty(1)
+        if rt.tag != "list":
+            raise NotNative(f"'in' a {rt}")
+        el = rt.arg if isinstance(rt.arg, T) and not _holds_none(rt.arg) else lt
+        right = call.arg(1, T("list", el))
+        return f"({neg}contains({right}, {call.arg(0, el)}))"
+    return form
+
+
+def _holds_none(t) -> bool:
+    return isinstance(t, T) and (t.tag == "none" or (t.tag == "list" and _holds_none(t.arg)))
+
+
+def _cxx_texts(call: CxxOp) -> str:
+    """Texts joined: the parts of ``a + b + c ...`` (``Gen.text_chain``) made one text
+    once (scatn: no text per ``+``; each part: native/kernel_text_parts.py)."""
+    gen, t = call.gen, call.gen.ty(call.e)
+    s = gen.state(call.sc)
+    return f"scatn({s}, {', '.join(gen._text_part(x, call.sc, t) for x in gen.text_chain(call.e))})"
+
+
+def _cxx_cond(call: CxxOp) -> str:
+    """``c ? a : b``, each branch as the type wanted (else the conditional's)."""
+    t = call.want or call.gen.ty(call.e)
+    ct = call.gen.ct(t)
+    return f"({call.arg(0, _BOOL)} ? {ct}({call.arg(1, t)}) : {ct}({call.arg(2, t)}))"
+
+
+# ------------------------------------------------------------------ the table
+@dataclass(frozen=True)
+class Operator:
+    name: str           # the operation's name
+    node: str           # the IR node: UnOp, BinOp, CondExpr
+    op: str             # the IR op (``?``: a conditional)
+    on: str             # the class of the type that selects it ("" where op alone does)
+    # the reference meaning: a function of the runtime R, the program's budgets and the
+    # operands' values; where ``lazy``, the operands after the first are functions that
+    # evaluate them (evaluated only where the operation needs them)
+    meaning: Callable
+    python: Form        # the Python form (codegen.ExprCompiler)
+    cxx: Form           # the C++ form (kernel.Gen)
+    doc: str            # what it does, in a line
+    lazy: bool = False
+    # what its Python form does besides computing: reads the runtime R (``{R.t}``),
+    # gives R to a helper, or takes work the fast code computes once (``_pure``)
+    reads_r: bool = False
+    gives_r: bool = False
+    costly: bool = False
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return self.node, self.op, self.on
+
+
+def _binary(name: str, op: str, meaning: Callable, python: Form, cxx: Form, doc: str, on: str = "", **kw) -> Operator:
+    return Operator(name, "BinOp", op, on, meaning, python, cxx, doc, **kw)
+
+
+def _compare(name: str, op: str, meaning: Callable, cxx: Form, doc: str) -> Operator:
+    return _binary(name, op, meaning, f"({{0}} {op} {{1}})", cxx, doc)
+
+
+OPERATORS: dict[str, Operator] = {op.name: op for op in [
+    Operator("not", "UnOp", "not", "", lambda R, B, a: not a, "(not {0})", "(!{b0})", "whether a bool is false"),
+    # (the fast code writes the negation of a number written out as a number: codegen_base.negated)
+    Operator("neg", "UnOp", "-", "", lambda R, B, a: -a, "(-{0})", "neg({i0})", "an int negated"),
+    _binary("and", "and", lambda R, B, a, b: a and b(), "({0} and {1})", "({b0} && {b1})",
+            "whether both hold (the right evaluated only where the left holds)", lazy=True),
+    _binary("or", "or", lambda R, B, a, b: a or b(), "({0} or {1})", "({b0} || {b1})",
+            "whether either holds (the right evaluated only where the left does not)", lazy=True),
+    _compare("eq", "==", lambda R, B, a, b: a == b, _cxx_compared(""), "whether two values are equal"),
+    _compare("ne", "!=", lambda R, B, a, b: a != b, _cxx_compared("!"), "whether two values differ"),
+    _compare("lt", "<", lambda R, B, a, b: a < b, _cxx_order("lt({0}, {1})"), "whether the left is less"),
+    _compare("le", "<=", lambda R, B, a, b: a <= b, _cxx_order("le({0}, {1})"), "whether the left is at most the right"),
+    _compare("gt", ">", lambda R, B, a, b: a > b, _cxx_order("lt({1}, {0})"), "whether the left is more"),
+    _compare("ge", ">=", lambda R, B, a, b: a >= b, _cxx_order("le({1}, {0})"), "whether the left is at least the right"),
+    _binary("in_place", "in", lambda R, B, a, b: R.loc[a] == b, "({R.loc}[{0}] == {1})", "(zin({S}, {0}, {1}))",
+            "whether an item lies in a zone or on a cell", on="place", reads_r=True),
+    _binary("not_in_place", "not in", lambda R, B, a, b: R.loc[a] != b, "({R.loc}[{0}] != {1})", "(!zin({S}, {0}, {1}))",
+            "whether an item lies elsewhere than in a zone or on a cell", on="place", reads_r=True),
+    _binary("in_list", "in", lambda R, B, a, b: a in b, "({0} in {1})", _cxx_in_list(""),
+            "whether a list holds a value", on="list"),
+    _binary("not_in_list", "not in", lambda R, B, a, b: a not in b, "({0} not in {1})", _cxx_in_list("!"),
+            "whether a list lacks a value", on="list"),
+    _binary("range", "..", lambda R, B, a, b: helpers._range(R, a, b, B.range), "_range(R, {0}, {1}, {B.range})",
+            "irange({W}, {i0}, {i1})", "the ints from the left to the right (counted as work, at most the range budget)",
+            gives_r=True),
+    _binary("add", "+", lambda R, B, a, b: a + b, "({0} + {1})", "add({i0}, {i1})", "the sum of two ints", on="int"),
+    _binary("join_lists", "+", lambda R, B, a, b: helpers._cat(R, a, b), "_cat(R, {0}, {1})", "wcat({W}, {t0}, {t1})",
+            "two lists joined (their elements counted as work)", on="list", gives_r=True),
+    _binary("join_texts", "+", lambda R, B, a, b: helpers._cat(R, a, b), "_cat(R, {0}, {1})", _cxx_texts,
+            "two texts joined", on="str", gives_r=True),
+    _binary("sub", "-", lambda R, B, a, b: a - b, "({0} - {1})", "sub({i0}, {i1})", "the difference of two ints"),
+    _binary("mul", "*", lambda R, B, a, b: helpers._mul(a, b, B.integer), "_mul({0}, {1}, {B.integer})",
+            "mul({i0}, {i1}, {B.integer}LL)", "the product of two ints (at most the integer budget)", costly=True),
+    _binary("div", "/", lambda R, B, a, b: helpers._div(a, b), "_div({0}, {1})", "floordiv({i0}, {i1})",
+            "an int divided by another, rounded down (an error by 0)", costly=True),
+    _binary("mod", "%", lambda R, B, a, b: helpers._mod(a, b), "_mod({0}, {1})", "mod({i0}, {i1})",
+            "the remainder of that division (an error by 0)", costly=True),
+    Operator("cond", "CondExpr", "?", "", lambda R, B, c, a, b: a() if c else b(), "({1} if {0} else {2})", _cxx_cond,
+             "the then value where the condition holds, else the else value", lazy=True),
+]}
+
+BY_KEY: dict[tuple[str, str, str], Operator] = {op.key: op for op in OPERATORS.values()}
