@@ -109,7 +109,7 @@ class OccupiedWalks:
         if not self.n or max(map(len, per), default=0) < _ROW or any(
                 r != sorted(set(r)) or any(not self.lo <= y < self.lo + self.n for y in r) for r in per):
             return None
-        body = []
+        body: list[str] = []
         for r in per:
             row = [0] * words
             for y in r:
