@@ -59,6 +59,12 @@ SLOW = {
         "test_the_work_counted_is_python_s_to_the_last_unit",
         "test_the_calls_counted_are_python_s_to_the_last_unit",
     ),
+    "test_kernel_related_cells.py": (
+        "test_chess_finds_its_attackers_by_the_bits",
+        "test_related_walks_keep_python_s_state_after_every_move",
+        "test_the_work_counted_is_python_s_to_the_last_unit",
+        "test_the_calls_counted_are_python_s_to_the_last_unit",
+    ),
     "test_kernel_text_keys.py": (
         "test_the_keys_count_the_work_of_the_texts_as_python",
     ),

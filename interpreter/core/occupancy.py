@@ -5,14 +5,18 @@
 A condition whose first conjunct is ``occupied(c)`` (or ``not empty(c)``) of the loop's
 cell, or a call of a rule function whose body's first conjunct is so for the parameter
 given the cell (``own(c, me) = occupied(c) and top(c).colour == me``; and so on through
-calls), is false on an empty cell, and evaluating it there reads the cell's emptiness
+calls), or that follows conjuncts that are harmless (``s != b and is(s, by, knight)``),
+is false on an empty cell, and evaluating it there reads the cell's emptiness
 and nothing else that counts or fails: the arguments of each such call are harmless
 (``Inline.harmless``: they cannot fail and count nothing) and none of those functions
 counts its calls (``counts_calls``). An engine may then walk the occupied cells alone,
 in the cells' order, as an index of them gives them (the kernel: a bit per cell,
 native/kernel_occupancy.py): the same elements in the same order, the same values, and,
 the board's cells counted as before (the length of the list walked, docs/language.md
-15.3), the same work and calls, the empty cells' tests counting none."""
+15.3), the same work and calls, the empty cells' tests counting none. So may a loop over
+the row of a relation of two cells (``for s in straight(k) if occupied(s)``, an ``any``'s
+element so where it has no condition: ``any(s != b and is(s, by, knight) for s in
+knight_jump(k))``), its row's cells in their order (``occupied_related``)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
@@ -44,14 +48,25 @@ class Occupancy:
             return None
         return table[1] if self._false_when_empty(cond, cl.var, 0) else None
 
+    def occupied_related(self, cl, cond) -> str | None:
+        """For the last clause ``cl`` of a comprehension over ``REL(x)``, the row of a
+        relation of two cells (``x`` harmless), with the condition ``cond``: the relation
+        where the condition is false on every empty cell, as ``occupied_only``; else None."""
+        table = self.table_list(cl.iter)
+        if cond is None or table is None or table[0] != "relation" or not self.harmless(cl.iter.args[0]):
+            return None
+        return table[1] if self._false_when_empty(cond, cl.var, 0) else None
+
     def _false_when_empty(self, e, var: str, depth: int) -> bool:
         """Whether ``e``, evaluated first thing, is false where the cell ``var`` names is
         empty, having evaluated nothing that counts or fails: ``occupied(var)``, ``not
         empty(var)``, ``X and ...`` where X is so, a call of a rule function so for the
-        parameter given ``var``, its arguments harmless."""
+        parameter given ``var``, its arguments harmless; ``H and Y`` where H is harmless
+        and Y so."""
         node = e.node
-        if node == "BinOp" and e.op == "and":
-            return self._false_when_empty(e.left, var, depth)
+        if node == "BinOp" and e.op == "and":   # (after a harmless left: false all the same)
+            return self._false_when_empty(e.left, var, depth) or (
+                self.harmless(e.left) and self._false_when_empty(e.right, var, depth))
         if node == "UnOp" and e.op == "not":
             return self._zone_test(e.operand, "empty", var)
         if node != "Call":

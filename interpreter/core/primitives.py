@@ -162,9 +162,10 @@ class CxxOver:
         self.gen, self.e, self.sc, self.comp = gen, e, sc, e.comp
         self.name = e.func
 
-    def each(self, make: Callable[[dict], str], whole: bool = False) -> str:
-        """``whole``: ``make`` never stops the loops (see Gen.loops)."""
-        return self.gen.loops(self.comp, self.sc, make, whole=whole)
+    def each(self, make: Callable[[dict], str], whole: bool = False, passes=None) -> str:
+        """``whole``: ``make`` never stops the loops; ``passes``: false where ``make``
+        does nothing (see Gen.loops)."""
+        return self.gen.loops(self.comp, self.sc, make, whole=whole, passes=passes)
 
     def elem(self, inner: dict, want: T | None) -> str:
         return self.gen.expr(self.comp.elem, inner, want)
@@ -366,7 +367,9 @@ def _over_any_all(f: str) -> Callable:
     test = "" if f == "any" else "!"
 
     def form(x: CxxOver) -> str:
-        body = x.each(lambda inner: f"if ({test}({x.elem(inner, T('bool'))})) return {hit};")
+        # (an element of any that is false: nothing done, as where the loop passes it by)
+        body = x.each(lambda inner: f"if ({test}({x.elem(inner, T('bool'))})) return {hit};",
+                      passes=x.comp.elem if f == "any" else None)
         # (loops over a few numbers written out: in line, where the compiler may unroll
         # them and fold the caller's constants into them)
         short = " __attribute__((always_inline))" if short_ranges(x.comp) else ""

@@ -286,7 +286,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
     # ------------------------------------------------------------ comprehensions
     def loops(self, comp, sc: dict, body, reserve: str | None = None, whole: bool = False,
               count: str | None = None, compact: tuple | None = None, truth: bool = False,
-              size=None) -> str:
+              size=None, passes=None) -> str:
         """The C++ statements of a comprehension's loops around ``body(scope)`` (a
         statement), its condition tested first. Each iterable is counted against the
         work budget before its loop, as ``_it`` does (nested ones each time).
@@ -302,7 +302,8 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         is ``body(scope, test)``, given the condition's C++ (``true`` without one) to use
         as a value, not an ``if`` around it. ``size``: for one loop over a range or a list,
         ``size(n)`` is a statement put before it, given the C++ of how many elements it
-        walks (kernel_early.py)."""
+        walks (kernel_early.py). ``passes``: an expression false where ``body`` does
+        nothing (an ``any``'s element), where the comprehension has no condition."""
         def sized(n: str) -> str:
             return size(n) if size is not None and len(comp.clauses) == 1 else ""
 
@@ -374,7 +375,8 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
                         f"for (const Id& {var} : {sub}) {{ {CELL_ID.format(var)}{inside} }} }}")
             # (the last loop over a board's cells that only occupied ones pass walks those
             # alone: kernel_occupancy.py)
-            occupied = self.occupied.loop(cl, comp.cond, inner, var, lambda: clause(i + 1, deeper, cond)) \
+            gate = comp.cond if comp.cond is not None else passes
+            occupied = self.occupied.loop(cl, gate, inner, var, lambda: clause(i + 1, deeper, cond)) \
                 if i == len(comp.clauses) - 1 else None
             if occupied is not None:
                 return f"{head}{sized(f'{xs}.size()')}{occupied} }}"

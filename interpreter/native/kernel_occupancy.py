@@ -20,6 +20,7 @@ from .kernel_reads import reads_of, state
 from .kernel_walks import CELL_ID
 
 _WORD = 64
+_ROW = 8   # (the fewest cells of a relation's longest row walked by its bits)
 
 
 class OccupiedWalks:
@@ -46,10 +47,12 @@ class OccupiedWalks:
         or None where another cell might pass it, where a lasting keep notes each zone
         it reads (``RZ``), or where the board's cells are no run of the zones."""
         g = self.gen
-        board = g.facts.occupied_only(cl, cond)
         reads = reads_of(sc)
-        if board is None or (reads is not None and reads.through != "s.z"):
+        if reads is not None and reads.through != "s.z":
             return None
+        board = g.facts.occupied_only(cl, cond)
+        if board is None:
+            return self._related(cl, cond, sc, var, inside)
         cells = g.p.boards.get(board) or []
         if not cells or cells != list(range(cells[0], cells[0] + len(cells))):
             return None
@@ -69,6 +72,51 @@ class OccupiedWalks:
                     f"for (uint64_t {m} = {occ}[{w}] & occ_mask({w}, {a}, {b}); {m}; {m} &= {m} - 1) ")
             at = f"{self.lo} + {w} * {_WORD} + __builtin_ctzll({m})"
         return f"{head}{{ const Id {var} = (Id)({at}); {CELL_ID.format(var)}{inside()} }}"
+
+    def _related(self, cl, cond, sc: dict, var: str, inside) -> str | None:
+        """The loop over the occupied cells of a relation's row (``REL(x)``: core/occupancy.py
+        ``occupied_related``), as ``loop``: the bits of the index and of the row's cells
+        (``_row_bits``) both set, lowest first; None where the row's cells are not all in
+        the index or not in its order."""
+        g = self.gen
+        name = g.facts.occupied_related(cl, cond)
+        bits = self._row_bits(name) if name is not None else None
+        if bits is None:
+            return None
+        self.walked.append(name)
+        words = (self.n + _WORD - 1) // _WORD
+        m, w = g.fresh("m"), g.fresh("w")
+        row = f"(size_t)nn({g.expr(cl.iter.args[0], sc)}) * {words}"
+        occ = f"{state(sc)}.z.occ"
+        head = (f"const uint64_t* {w} = {bits} + {row}; for (int {w}_i = 0; {w}_i < {words}; ++{w}_i) "
+                f"for (uint64_t {m} = {occ}[{w}_i] & {w}[{w}_i]; {m}; {m} &= {m} - 1) ")
+        at = f"{self.lo} + {w}_i * {_WORD} + __builtin_ctzll({m})"
+        if words == 1:
+            head = f"for (uint64_t {m} = {occ}[0] & {bits}[{row}]; {m}; {m} &= {m} - 1) "
+            at = f"{self.lo} + __builtin_ctzll({m})"
+        return f"{{ {head}{{ const Id {var} = (Id)({at}); {CELL_ID.format(var)}{inside()} }} }}"
+
+    def _row_bits(self, name: str) -> str | None:
+        """The table of each zone's row of the relation ``name`` as bits of the index
+        (a word per 64 cells, as the zones' ``occ``), or None where a row holds a cell
+        outside the index or is not in increasing order (the bits' order), or where no row
+        holds ``_ROW`` cells (a short row's walk costs less than the bits': go's four
+        neighbours of a point)."""
+        tables = self.gen.tables
+        rows = self.gen.ns[f"REL_{name}"]
+        nz, words = self.gen.nz, (self.n + _WORD - 1) // _WORD
+        per = [list(rows[z]) if z < len(rows) else [] for z in range(nz)]
+        if not self.n or max(map(len, per), default=0) < _ROW or any(
+                r != sorted(set(r)) or any(not self.lo <= y < self.lo + self.n for y in r) for r in per):
+            return None
+        body: list[str] = []
+        for r in per:
+            row = [0] * words
+            for y in r:
+                row[(y - self.lo) // _WORD] |= 1 << ((y - self.lo) % _WORD)
+            body.extend(f"{x:#x}ULL" for x in row)
+        return tables.table(("RELOCC", name),
+                            lambda t: f"static const uint64_t {t}[{nz * words}] = {{{', '.join(body)}}};")
 
 
 def _mask(a: int, b: int) -> int:
