@@ -16,7 +16,12 @@ from pathlib import Path
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import kernel_difference, kernel_playouts_as_python, kernel_plays_as_python, program_of
+from lockstep import (
+    kernel_difference,
+    kernel_playouts_as_python,
+    kernel_plays_as_python,
+    program_of,
+)
 
 from meeple import interpreter
 

@@ -36,9 +36,10 @@ from typing import TYPE_CHECKING, Any
 from ...dsl.types import T, type_code
 from .kernel_ordered import _enum_named, _names, ascending_options
 from .kernel_reads import counters
-from .kernel_types import BOOL
+from .kernel_types import BOOL, Unsupported
 
 if TYPE_CHECKING:
+    from .kernel import Gen
     from .kernel_types import T as _T
 
 _MAX_COMBINATIONS = 1 << 16   # (P at most: a count of options far from an int's limit)
@@ -56,6 +57,13 @@ class _Inner:
     cond: Any
     negated: bool
     work: int
+
+
+def _element(t: T) -> T:
+    """The type of a list's elements."""
+    if not isinstance(t.arg, T):
+        raise Unsupported(f"a loop over a {t}")
+    return t.arg
 
 
 def _static(gen, e, loops: set) -> tuple[str, int] | None:
@@ -101,7 +109,7 @@ def plan(gen, ask) -> Product | None:
     comp = ask.options
     if ask.when or ask.alone is not None or comp.node != "Comprehension" or len(comp.clauses) < 2:
         return None
-    el = gen.ty(comp).arg
+    el = _element(gen.ty(comp))
     if el.tag == "item" or "item" in type_code(el) or not ascending_options(gen, comp):
         return None
     loops = [cl.var for cl in comp.clauses]
@@ -112,15 +120,17 @@ def plan(gen, ask) -> Product | None:
     parts = comp.elem.items if comp.elem.node == "TupleLit" else [comp.elem]
     if not all((p.node == "Var" and p.name in loops) or gen._constant(p, dict.fromkeys(loops)) for p in parts):
         return None
-    inner = [_inner(gen, cl, set(loops), later) for cl in comp.clauses[1:]]
-    if any(x is None for x in inner):
-        return None
+    inner = []
     size = 1
-    for x in inner:
+    for cl in comp.clauses[1:]:
+        x = _inner(gen, cl, set(loops), later)
+        if x is None:
+            return None
+        inner.append(x)
         size *= x.size
     if size > _MAX_COMBINATIONS:
         return None
-    return Product(comp, inner, size)   # type: ignore[arg-type]
+    return Product(comp, inner, size)
 
 
 def _again(code: str, times: int, sc: dict) -> str:
@@ -135,10 +145,12 @@ class ProductOptions:
     ``self.gen`` is the Gen, ``self.sc`` the procedure's scope)."""
 
     if TYPE_CHECKING:
-        gen: Any
+        gen: Gen
         sc: dict
         keyed: Any
-        nxt: int
+
+        @property
+        def nxt(self) -> int: ...
 
         def _site(self, var: str, el: _T, verb, alone, said=None) -> tuple[int, str]: ...
         def _chooser(self, s) -> str: ...
@@ -152,8 +164,8 @@ class ProductOptions:
         if p is None:
             return False
         first = p.comp.clauses[0]
-        outer = g.ct(g.ty(first.iter).arg)
-        el = g.ty(p.comp).arg
+        outer = g.ct(_element(g.ty(first.iter)))
+        el = _element(g.ty(p.comp))
         k, _ = self._site(s.var, el, s.verb, s.alone, s.said)
         out = g.fresh("out")
         one = p.comp.model_copy(update={"clauses": [first], "cond": None})
@@ -195,7 +207,7 @@ class ProductOptions:
         lines = [f"size_t r_ = i % {p.size};"]
         for x in reversed(p.inner):
             name = g.fresh(x.var)
-            t = g.ty(x.items).arg
+            t = _element(g.ty(x.items))
             sc[x.var] = (name, t)
             digit = f"r_ % {x.size}"
             if x.kind == "enum":
@@ -207,7 +219,7 @@ class ProductOptions:
             lines.append(f"const {g.ct(t)} {name} = {value}; (void){name}; r_ /= {x.size};")
         first = p.comp.clauses[0]
         name = g.fresh(first.var)
-        sc[first.var] = (name, g.ty(first.iter).arg)
+        sc[first.var] = (name, _element(g.ty(first.iter)))
         lines.append(f"const auto& {name} = s.opts.l{k}[i / {p.size}]; (void){name};")
         return (f"static {g.ct(el)} product_{k}(const St& s, size_t i) {{ {' '.join(lines)} "
                 f"return {g.expr(p.comp.elem, sc, el)}; }}")
