@@ -104,33 +104,37 @@ class Product:
     size: int   # (P: the combinations of the later loops)
 
 
+def _made_of_loops(gen, comp) -> bool:
+    """Whether the comprehension's element (in the order of options, none of it an item)
+    is its loops' variables (each its own, none an enum's name) with constants between
+    them, and its condition after the loops reads no later loop's variable."""
+    el = _element(gen.ty(comp))
+    if el.tag == "item" or "item" in type_code(el) or not ascending_options(gen, comp):
+        return False
+    loops = [cl.var for cl in comp.clauses]
+    if len(set(loops)) != len(loops) or any(v in gen.c.enums for v in loops) \
+            or (comp.cond is not None and _names(comp.cond) & set(loops[1:])):
+        return False
+    parts = comp.elem.items if comp.elem.node == "TupleLit" else [comp.elem]
+    return all((p.node == "Var" and p.name in loops) or gen._constant(p, dict.fromkeys(loops)) for p in parts)
+
+
 def plan(gen, ask) -> Product | None:
     """The options of the decision ``ask`` (an ``ops.Ask``) as a product, or None."""
     comp = ask.options
-    if ask.when or ask.alone is not None or comp.node != "Comprehension" or len(comp.clauses) < 2:
+    if ask.when or ask.alone is not None or comp.node != "Comprehension" or len(comp.clauses) < 2 \
+            or not _made_of_loops(gen, comp):
         return None
-    el = _element(gen.ty(comp))
-    if el.tag == "item" or "item" in type_code(el) or not ascending_options(gen, comp):
-        return None
-    loops = [cl.var for cl in comp.clauses]
-    later = set(loops[1:])
-    if len(set(loops)) != len(loops) or any(v in gen.c.enums for v in loops) \
-            or (comp.cond is not None and _names(comp.cond) & later):
-        return None
-    parts = comp.elem.items if comp.elem.node == "TupleLit" else [comp.elem]
-    if not all((p.node == "Var" and p.name in loops) or gen._constant(p, dict.fromkeys(loops)) for p in parts):
-        return None
-    inner = []
-    size = 1
+    loops = {cl.var for cl in comp.clauses}
+    later = loops - {comp.clauses[0].var}
+    inner, size = [], 1
     for cl in comp.clauses[1:]:
-        x = _inner(gen, cl, set(loops), later)
+        x = _inner(gen, cl, loops, later)
         if x is None:
             return None
         inner.append(x)
         size *= x.size
-    if size > _MAX_COMBINATIONS:
-        return None
-    return Product(comp, inner, size)
+    return Product(comp, inner, size) if size <= _MAX_COMBINATIONS else None
 
 
 def _again(code: str, times: int, sc: dict) -> str:
@@ -184,21 +188,23 @@ class ProductOptions:
 
     def _product_filter(self, p: Product, inner: dict, var: str, out: str) -> str:
         """The body of the first loop: its value kept where the later loops' conditions
-        and the comprehension's let some combination through, their work counted."""
+        and the comprehension's let some combination through, their work counted (the
+        work between two conditions at once: it only grows, so where it runs out is
+        no matter, the kernel stops and Python plays the move)."""
         g = self.gen
-        code = f"{out}.push_back({inner[var][0]});"
-        if p.comp.cond is not None:
-            code = f"if ({_again(g.expr(p.comp.cond, inner, BOOL), p.size, inner)}) {{ {code} }}"
-        times = [1]
-        for x in p.inner[:-1]:
-            times.append(times[-1] * x.size)
-        for x, m in reversed(list(zip(p.inner, times))):
-            if x.work:
-                code = f"W({counters(inner)}, {m * x.work}); {code}"
+        code, work, opens, times = "", 0, 0, 1
+        for x in p.inner:
             if x.cond is not None:
-                test = _again(g.expr(x.cond, inner, BOOL), m, inner)
-                code = f"if ({'!' if x.negated else ''}{test}) {{ {code} }}"
-        return code
+                test = _again(g.expr(x.cond, inner, BOOL), times, inner)
+                code += (f"W({counters(inner)}, {work}); " if work else "") + f"if ({'!' if x.negated else ''}{test}) {{ "
+                work, opens = 0, opens + 1
+            work += times * x.work
+            times *= x.size
+        code += f"W({counters(inner)}, {work}); " if work else ""
+        if p.comp.cond is not None:
+            code += f"if ({_again(g.expr(p.comp.cond, inner, BOOL), p.size, inner)}) {{ "
+            opens += 1
+        return code + f"{out}.push_back({inner[var][0]});" + " }" * opens
 
     def _product_make(self, p: Product, k: int, el: T) -> str:
         """``product_<k>(s, i)``: option ``i`` of the decision, made."""
