@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
 from lockstep import (
+    in_turns_with_a_copy,
     kernel_difference,
     kernel_playouts_as_python,
     kernel_plays_as_python,
@@ -94,6 +95,8 @@ def test_options_kept_as_a_product_play_as_python_move_by_move():
             a.apply(i, safe=False)
             b.apply(i, safe=False)
         assert a.result == b.result and a.live
+    # (games in turns, then a copy beside them: the values a state keeps are its own)
+    in_turns_with_a_copy(fast, plain, 4)
     assert fast.native_fallbacks == 0
 
 
