@@ -97,6 +97,9 @@ def test_options_kept_as_a_product_play_as_python_move_by_move():
         assert a.result == b.result and a.live
     # (games in turns, then a copy beside them: the values a state keeps are its own)
     in_turns_with_a_copy(fast, plain, 4)
+    # (a perft counts a product's options without making them: COUNTING)
+    assert [interpreter.perft(fast.new_game(2, 0), d) for d in (1, 2, 3)] == \
+        [interpreter.perft(plain.new_game(2, 0), d) for d in (1, 2, 3)]
     assert fast.native_fallbacks == 0
 
 
