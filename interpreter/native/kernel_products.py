@@ -5,7 +5,7 @@ for q in Quadrant for d in Turn]`` (pentago) offers up to 288 options; a random 
 takes one of them, and made them all at every move: most of its time. Where the options
 are a comprehension whose first loop walks any list (``xs``) and whose later loops each
 walk a list of a size known before anything runs (an enum's values, a range of
-literals, a list of constants), each maybe under a condition (``if C then Quadrant else
+literals, a list of constant numbers), each maybe under a condition (``if C then Quadrant else
 []``, the parser's form of a condition between loops) that reads no later loop's
 variable, and whose element is its loops' variables with constants between them, the
 options are, in order, each value of ``xs`` that the conditions let through (kept in
@@ -19,11 +19,13 @@ The list is the one the rules make (``kernel_ordered.ascending_options``: made i
 order of options, each once, so put in order it is itself). What the loops count
 against the budgets is counted alike: the first list walked as ``Gen.loops`` walks it;
 for each of its values, each later list as the rules evaluate and walk it, as many
-times as the loops before it make combinations (a range counted by its evaluation,
-a list written out by nothing; a condition evaluated that many times: its work and
-calls counted again, ``counted_again``), and a condition after the loops once per
-combination. The element can fail nowhere (variables and constants), so the options
-not made raise no error the rules would have raised.
+times as the loops before it make combinations (a range counted by its evaluation, a
+list written out by nothing unless a condition chose it; a condition evaluated that many
+times: its work and calls counted again, ``counted_again``), and a condition after the
+loops once per combination; the work between two conditions counted at once (the total
+the same: where the budget runs out is no matter, the kernel stops and Python plays the
+move). The element can fail nowhere (variables and constants), so the options not made
+raise no error the rules would have raised.
 
 A state loaded from Python (``import_pending``) holds the options whole: the values
 kept are then emptied and the whole list read, as for any other decision.
@@ -69,7 +71,7 @@ def _element(t: T) -> T:
 def _static(gen, e, loops: set) -> tuple[str, int] | None:
     """``(kind, size)`` of a list of a size known before anything runs, or None."""
     if _enum_named(gen, e) and e.name not in loops:
-        return "enum", len(gen.c.enums[e.name])
+        return ("enum", len(gen.c.enums[e.name])) if gen.c.enums[e.name] else None
     if e.node == "BinOp" and e.op == ".." and e.left.node == "IntLit" and e.right.node == "IntLit":
         n = e.right.value - e.left.value + 1
         return ("range", n) if 0 < n <= gen.b.range else None
