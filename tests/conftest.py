@@ -155,6 +155,11 @@ SLOW = {
     "test_lang_verbs_when.py": (
         "test_the_kernel_plays_the_verbs_offered_as_python",
     ),
+    "test_kernel_products.py": (
+        "test_options_kept_as_a_product_play_as_python_move_by_move",
+        "test_options_kept_as_a_product_give_python_s_playouts",
+        "test_a_state_loaded_at_such_a_decision_reads_its_options_whole",
+    ),
     "test_kernel_ordered.py": (
         "test_options_in_order_or_not_play_as_python",
         "test_moves_of_cells_in_order_or_not_play_as_python",

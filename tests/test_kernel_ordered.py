@@ -72,9 +72,11 @@ def test_options_in_order_by_construction_are_taken_as_made():
     asks = [line for line in source.split("\n") if "s.site = " in line and "all_" in line]
     taken = [a for a in asks if "COUNTED = (long long)all_.size(); else s.opts." in a]
     ordered = [a for a in asks if "count_ordered(all_)" in a]
-    # (place and range: made in order; swap, twice and listed: ordered as before)
-    assert len(taken) == 2 and len(ordered) == 3, (len(taken), len(ordered))
-    # (place: 9 cells, then 3 values of Q for each: 27 reserved, not 18)
+    # (range: made in order; place: made in order, kept as a product, kernel_products.py;
+    # swap, twice and listed: ordered as before)
+    products = [line for line in source.split("\n") if "s.site = " in line and "COUNTED = (long long)lz_.size() * 3;" in line]
+    assert len(taken) == 1 and len(products) == 1 and len(ordered) == 3, (len(taken), len(products), len(ordered))
+    # (twice: 9 cells, then 3 values of Q for each: 27 reserved, not 18)
     assert re.search(r"\.reserve\(std::min<size_t>\(3 \* uV\d+_xs\.size\(\), 4096\)\)", source)
 
 

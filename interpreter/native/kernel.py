@@ -69,6 +69,7 @@ from .kernel_names import NamedValues
 from .kernel_occupancy import OccupiedWalks
 from .kernel_operators import Operators
 from .kernel_ordered import ascending_options, reserve_size
+from .kernel_products import ProductOptions
 from .kernel_ranged import RangedCalls
 from .kernel_reads import StateReads, counters, state, zone_read
 from .kernel_rows import SHORT_INLINE, TabledRows, short_loops
@@ -686,7 +687,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         raise Unsupported(f"a value of type {t} for Python")
 
 
-class Proc(ChanceStatements):
+class Proc(ChanceStatements, ProductOptions):
     """One procedure as a C++ function that runs its top frame from its pc: its
     instructions (``core.ops``, as ``core.lower`` laid them out, ``Program.procs[name].core``)
     and nothing else of it, one C++ statement per instruction at the same index, labelled
@@ -952,6 +953,8 @@ class Proc(ChanceStatements):
         return self.x(s.chooser, T("player"))
 
     def _Ask(self, s):
+        if self._product_ask(s):   # (options kept as a product: kernel_products.py)
+            return
         opts, t = self._options(s)
         el = t.arg
         ce = self.gen.ct(el)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from ...dsl.types import T
 from .cxx_text import c_chars, ident
 from .kernel_layout import Stored, plain
+from .kernel_products import export_opts, import_opts
 from .kernel_types import BOOL, Unsupported
 
 _KINDS = {"int": "i", "bool": "b", "str": "s", "enum": "e", "list": "l"}
@@ -168,13 +169,14 @@ class Bridge:
         """``export()``: the parts of the state a kernel keeps, as the Python state
         writes them (for tests: tests/test_kernel.py compares them move by move)."""
         tables = self.state_tables(procs)
+        made, opts = export_opts(self.gen)   # (a product's options made: kernel_products.py)
         return "\n".join([
             *tables,
             # (a simultaneous decision's seats as ints: the state keeps them narrow)
             "static void export_pending(St& s, PyObject* d) { if (s.site < 0 || s.site >= NSITES) return; "
             "int seats_[NP], waiting_[NP], chosen_[NP * MP]; for (int q_ = 0; q_ < NP; ++q_) { seats_[q_] = s.each_seats[q_]; "
             "waiting_[q_] = s.waiting[q_]; } for (int q_ = 0; q_ < NP * MP; ++q_) chosen_[q_] = s.chosen[q_]; "
-            "pending_py((const char*)&s.opts, SITES[s.site], d, "
+            f"{made}pending_py((const char*){opts}, SITES[s.site], d, "
             "s.each_n, seats_, s.nwaiting, waiting_, s.nchosen, chosen_, SITES[s.site].kind == 'e' ? each_index(s, s.player) : 0); "
             + self._picks_code() + " }",
         ])
@@ -216,6 +218,8 @@ class Bridge:
             "static void import_vars(St& s, PyObject* g, PyObject* pv, PyObject* iv) { "
             "vars_from_py((char*)&s, VARS, NVARS, NP, NI, g, pv, iv); }",
             "static int import_pending(St& s, PyObject* p, int proc, int pc) { "
-            "return pending_from_py((char*)&s.opts, SITES, NSITES, p, proc, pc); }",
+            + ("return pending_from_py((char*)&s.opts, SITES, NSITES, p, proc, pc); }" if not import_opts(self.gen) else
+               "const int k_ = pending_from_py((char*)&s.opts, SITES, NSITES, p, proc, pc); "
+               f"{import_opts(self.gen)} return k_; }}"),
         ])
 

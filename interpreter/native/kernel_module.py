@@ -7,6 +7,7 @@ from .cxx_text import ident, literal
 from .kernel_bridge import Bridge
 from .kernel_chance import item_alike_code
 from .kernel_layout import Stored, by_size, fit_width, narrow_int, size_of
+from .kernel_products import product_count, product_fields, product_functions, product_value
 from .kernel_types import Unsupported, read_cxx, runtime_cxx
 
 
@@ -24,7 +25,7 @@ class ModuleWriter:
         reveals = ("uint8_t revealed[NZ > 0 ? NZ : 1];" if layout.reveals() else
                    "[[no_unique_address]] Fixed<0> revealed;")
         opt_fields = "".join(f"{t} o{i};" for i, t in enumerate(self.gen.opt_types)) + "".join(
-            f"List<{t}> e{j}[NP]; {t} c{j}[NP * MP];" for j, t in enumerate(self.gen.each_types))
+            f"List<{t}> e{j}[NP]; {t} c{j}[NP * MP];" for j, t in enumerate(self.gen.each_types)) + product_fields(self.gen)
         dispatch = "".join(f"case {i}: P{i}(s); break;" for i in range(len(procs)))
         turn = self.gen.proc_index.get("turn")
         setup = self.gen.proc_index.get("setup")
@@ -299,9 +300,11 @@ class ModuleWriter:
                 hides.append(f"case {k}: {{ const auto& v = {value}; return {test}; }}")
             if site["kind"] == "one":
                 o = site["opt"]
-                counts.append(f"case {k}: return seat == s.player ? (int)s.opts.{o}.size() : -1;")
-                pys.append(f"case {k}: return {site['py'](f's.opts.{o}[i]')};")
-                takes.append(f"case {k}: s.stack.back().{site['field']} = s.opts.{o}[i]; {_said(site)}"
+                value = product_value(site, k)   # (s.opts.o[i], or a product's: kernel_products.py)
+                counts.append(f"case {k}: return seat == s.player ? {product_count(site, k)} : -1;")
+                pys.append(f"case {k}: return {site['py'](f's.opts.{o}[i]')};" if value == f"s.opts.{o}[i]" else
+                           f"case {k}: {{ const auto v_ = {value}; return {site['py']('v_')}; }}")
+                takes.append(f"case {k}: s.stack.back().{site['field']} = {value}; {_said(site)}"
                              "s.site = -1; s.player = -1; return true;")
                 continue
             j, var = site["each"], ident("P", site["var"])
@@ -316,6 +319,7 @@ class ModuleWriter:
             counts.append(f"case {k}: return waiting_for(s, seat) ? (int)s.opts.e{j}[each_index(s, seat)].size() : -1;")
             pys.append(f"case {k}: return {site['py'](f's.opts.e{j}[each_index(s, seat)][i]')};")
         return "\n".join([
+            *product_functions(self.gen),
             f"static const int NSITES = {len(self.gen.sites)};",
             "static int site_count(St& s, Id seat) { switch (s.site) { " + " ".join(counts) + " } return -1; }",
             "static PyObject* site_py(St& s, int i, Id seat) { switch (s.site) { " + " ".join(pys) + " } Py_RETURN_NONE; }",
