@@ -11,7 +11,8 @@ differ by more from run to run.
 
 Both kernels are built with ``MEEPLE_KERNEL_QUICK=0`` (the -O2 build), their first 50
 games compared (the same results, or it stops); each round plays ``--games`` games from
-seed 0 in one ``interpreter.playouts`` call each (dict form), then OpenSpiel's
+seed 0 in one ``interpreter.playouts`` call each (dict form; ``--compact``: the compact
+form, no Python object per game), then OpenSpiel's
 ``evaluate_bots`` with uniform random bots for as many seeds. Prints the best and the
 median of each, new ÷ old, and OpenSpiel ÷ each (at most 1.0: the batch is at least as
 fast). The file of C++ must be of a tree whose kernels this one loads (the same module
@@ -37,6 +38,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--rounds", type=int, default=16)
     ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--compact", action="store_true", help="the batches in the compact form")
     ap.add_argument("--openspiel", help="OpenSpiel's game string, e.g. go(board_size=9,komi=7.5)")
     args = ap.parse_args()
     sys.path.insert(0, args.tree)
@@ -75,8 +77,8 @@ def main() -> None:
         sys.exit("no kernel plays the ruleset here")
     if interpreter.playouts(a, 50, seed=0) != interpreter.playouts(b, 50, seed=0):
         sys.exit("the two kernels play different games")
-    runs = {"old": (lambda: interpreter.playouts(a, args.games, seed=0)),
-            "new": (lambda: interpreter.playouts(b, args.games, seed=0))}
+    runs = {"old": (lambda: interpreter.playouts(a, args.games, seed=0, compact=args.compact)),
+            "new": (lambda: interpreter.playouts(b, args.games, seed=0, compact=args.compact))}
     if args.openspiel:
         import pyspiel
         game = pyspiel.load_game(args.openspiel)

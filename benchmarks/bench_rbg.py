@@ -10,7 +10,9 @@ random moves until the game ends, keeper moves applied in between), run for ``--
 milliseconds of its wall clock; games per CPU second = the playouts it reports ÷ the
 child's user+sys time (``resource.getrusage(RUSAGE_CHILDREN)``, which also counts the
 process start, a few milliseconds). Meeple's figure: the games of bench_kernel_playouts.py
-in one ``interpreter.playouts`` call ÷ ``time.process_time()``. Each side's average moves
+in one ``interpreter.playouts`` call ÷ ``time.process_time()``, a dict per game, and the
+same games in the compact form (``compact=True``: per game its numbers, no Python object;
+RBG's benchmark keeps nothing of a game but its length). Each side's average moves
 a game is printed too (RBG's "depth"), since the rules differ in details. The kernels and RBG's
 binaries are built first (not counted).
 
@@ -102,17 +104,20 @@ def main() -> None:
             continue
         sample = interpreter.playouts(program, min(games, 200))   # (and the start made, not counted)
         meeple_depth = sum(r["moves"] for r in sample) / len(sample)
-        meeple_best, rbg_best, depth = float("inf"), 0.0, 0.0
+        meeple_best, compact_best, rbg_best, depth = float("inf"), float("inf"), 0.0, 0.0
         for _ in range(args.repeat):
             meeple_best = min(meeple_best, batch(program, games))
+            compact_best = min(compact_best, batch(program, games, compact=True))
             playouts, cpu, depth = rbg_run(exe, args.ms)
             rbg_best = max(rbg_best, playouts / cpu)
-        meeple_rate = games / meeple_best
+        meeple_rate, compact_rate = games / meeple_best, games / compact_best
         print(json.dumps({"game": label, "rbg_game": SHARED[label],
                           "meeple_batch_games_per_s": round(meeple_rate, 1),
+                          "meeple_compact_games_per_s": round(compact_rate, 1),
                           "rbg_games_per_s": round(rbg_best, 1),
                           "meeple_avg_moves": round(meeple_depth, 1), "rbg_avg_moves": round(depth, 1),
-                          "rbg_over_meeple": round(rbg_best / meeple_rate, 2)},
+                          "rbg_over_meeple": round(rbg_best / meeple_rate, 2),
+                          "rbg_over_meeple_compact": round(rbg_best / compact_rate, 2)},
                          ensure_ascii=False), flush=True)
 
 

@@ -1,7 +1,7 @@
 """A count compared with a number stops once the comparison is decided, in a kernel
-(interpreter/native/kernel_early.py: tic-tac-toe's lines, ``count(...) == 3``, stop at
-the first cell that is not the player's): the same values, the same work counted and
-the same errors as Python's, which counts every element."""
+(interpreter/native/kernel_early.py: a row of 4 cells, ``count(...) == 4``, stops at the
+first cell that is not the player's; a column of 3 is counted whole, SHORT): the same
+values, the same work counted and the same errors as Python's, which counts every element."""
 from __future__ import annotations
 
 import random
@@ -35,6 +35,7 @@ function full(r: int, p: player): bool = count(c for c in cells(b) if c.row == r
 function held(p: player): int = count(c for c in cells(b) if mine(c, p))
 function risky(s: int): bool = count(c for c in cells(b) if c.col == 1 and top(c).seat == s) > 0
 function walked(k: int): bool = count(r for r in 1..3 if full(r, players[k])) > 0
+function column(k: int, p: player): bool = count(c for c in cells(b) if c.col == k and mine(c, p)) == 3
 turn {
   choose x from [c for c in cells(b) if empty(c)] as "drop"
   move first(d for d in items(box) if d.seat == seat(active)) to x
@@ -49,6 +50,7 @@ turn {
         + (if ahead != none and count(c for c in cells(b) if mine(c, ahead)) == 0 then 256 else 0)
         + (if walked(0) then 512 else 0)
         + (if count(c for c in cells(b) if c.col == 1 and occupied(c)) == 3 and risky(1) then 1024 else 0)
+        + (if column(2, active) or column(3, active) then 2048 else 0)
   if held(active) > held(players[1 - seat(active) + 1]) { ahead = active }
 }
 end when count(c for c in cells(b) if empty(c)) == 0 or count(r for r in 1..3 if full(r, players[0])) > 0
@@ -68,9 +70,9 @@ def compiled(native: bool, budgets=None, rules: str = RULES):
 def test_counts_compared_with_numbers_stop_where_nothing_they_skip_could_tell():
     source = kernel.Gen(compiled(False)).source()
     # (full and held, the end test's empty cells, the turn's comparisons but the one
-    # over cells that may be none, and the score's)
+    # over cells that may be none and those over a column's 3 cells, and the score's)
     assert EARLY.search(function_text(source, "full"))
-    assert len(EARLY.findall(source)) >= 10
+    assert len(EARLY.findall(source)) >= 9
     # (a player from outside the loop is checked before it: where it is none, Python
     # plays the move, as it would fail on seat(none) at a cell held)
     assert "(void)nn(" in function_text(source, "full")
@@ -78,6 +80,9 @@ def test_counts_compared_with_numbers_stop_where_nothing_they_skip_could_tell():
     assert not EARLY.search(function_text(source, "risky"))
     # a condition that counts work (full's loop): every element tested, the work counted
     assert not EARLY.search(function_text(source, "walked"))
+    # a column's 3 cells (SHORT): counted whole, no branch that stops the loop
+    assert not EARLY.search(function_text(source, "column"))
+    assert "_n += (I)(bool)((uF_mine(" in function_text(source, "column")
 
 
 @needs_kernel

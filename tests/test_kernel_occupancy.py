@@ -60,11 +60,23 @@ def test_the_kernel_walks_the_index_where_only_occupied_cells_pass():
     source = gen.source()
     # (the big board's 100 cells over two words of the index, after the small one's 9)
     assert "Zones<NI, NZ, false, 1, 109> z;" in source
-    assert gen.occupied.walked.count("small") == 2 and gen.occupied.walked.count("big") >= 7
+    assert gen.occupied.walked.count("small") == 3 and gen.occupied.walked.count("big") >= 7
     assert "occ_mask(" in source and "s.z.occ[0] & 0x1ffULL" in source
     for name, board in WALKED.items():
         if name != "mine_of":   # (its loop run in place in beside: kernel_filter_loops.py)
             assert (".z.occ[" in function_text(source, name)) == (board is not None), name
+
+
+@needs_kernel
+def test_a_count_stopped_early_bounds_the_rest_by_the_cells_occupied():
+    # (what the rest of the loop could add: the board's bits set, not its 100 or 9 cells,
+    # so that a count of fewer occupied cells than it needs stops at once)
+    source = kernel.Gen(compiled(False)).source()
+    big, small = function_text(source, "three_mine"), function_text(source, "two_held")
+    assert "_u = (I)(__builtin_popcountll(s.z.occ[0] & 0xfffffffffffffe00ULL) + " \
+        "__builtin_popcountll(s.z.occ[1] & 0x1fffffffffffULL));" in big
+    assert "_u = (I)(__builtin_popcountll(s.z.occ[0] & 0x1ffULL));" in small
+    assert ".size()); for" not in big + small
 
 
 @needs_kernel

@@ -380,7 +380,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
             occupied = self.occupied.loop(cl, gate, inner, var, lambda: clause(i + 1, deeper, cond)) \
                 if i == len(comp.clauses) - 1 else None
             if occupied is not None:
-                return f"{head}{sized(f'{xs}.size()')}{occupied} }}"
+                return f"{head}{sized(occupied[1])}{occupied[0]} }}"
             inside = clause(i + 1, deeper, cond)
             table = self.facts.table_list(it)
             # (a board's cells and a relation's related cells are cells, never none)

@@ -35,6 +35,19 @@ class CellFilters:
             return None
         return f"{fn}({g.expr(f.key[1], inner, INT)})", f.rest
 
+    def longest(self, cl, cond) -> int | None:
+        """The most cells ``walk`` may give for the clause and condition (of any value
+        or seat), or None where it gives none."""
+        f = self.gen.facts.cells_filter(cl, cond)
+        if f is None:
+            return None
+        if f.by_seat is not None:
+            return max((len(r) for r in f.by_seat), default=0)
+        if f.key is None:
+            return len(f.passing)
+        ints = [k for k in f.keys if k is not None]
+        return max(max((ints.count(k) for k in set(ints)), default=0), len(f.keys) - len(ints))
+
     def _by_seat(self, f) -> str:
         """A function of a player: the cells of ``f.by_seat`` for its seat, as a static
         list; a player who is none or no seat bails (the rules' own error: Python's)."""

@@ -40,12 +40,14 @@ class OccupiedWalks:
         they are stamped), or "" where no loop walks it."""
         return f", {self.lo}, {self.n}" if self.walked else ""
 
-    def loop(self, cl, cond, sc: dict, var: str, inside) -> str | None:
+    def loop(self, cl, cond, sc: dict, var: str, inside) -> tuple[str, str] | None:
         """The C++ loop over the occupied cells of the last clause ``cl`` of a
         comprehension over ``cells(board)`` with the condition ``cond`` (``var``: the
         loop's variable; ``inside()``: the C++ within, the whole condition tested there),
         or None where another cell might pass it, where a lasting keep notes each zone
-        it reads (``RZ``), or where the board's cells are no run of the zones."""
+        it reads (``RZ``), or where the board's cells are no run of the zones; with it the
+        C++ of how many cells it walks (the board's bits set: a count stopped early,
+        kernel_early.py, bounds what the rest could add by it, not by the board's size)."""
         g = self.gen
         reads = reads_of(sc)
         if reads is not None and reads.through != "s.z":
@@ -61,17 +63,20 @@ class OccupiedWalks:
         first, last = a // _WORD, b // _WORD
         m = g.fresh("m")
         occ = f"{state(sc)}.z.occ"
+        # (each word's bits of the board, written out)
+        words = [f"{occ}[{k}]" + ("" if mask == (1 << _WORD) - 1 else f" & {mask:#x}ULL")
+                 for k in range(first, last + 1)
+                 for mask in [_mask(max(a, k * _WORD) - k * _WORD, min(b, k * _WORD + _WORD - 1) - k * _WORD)]]
+        held = " + ".join(f"__builtin_popcountll({x})" for x in words)
         if first == last:
-            mask = _mask(a - first * _WORD, b - first * _WORD)
-            bits = f"{occ}[{first}]" + ("" if mask == (1 << _WORD) - 1 else f" & {mask:#x}ULL")
-            head = f"for (uint64_t {m} = {bits}; {m}; {m} &= {m} - 1) "
+            head = f"for (uint64_t {m} = {words[0]}; {m}; {m} &= {m} - 1) "
             at = f"{self.lo + first * _WORD} + __builtin_ctzll({m})"
         else:
             w = g.fresh("w")
             head = (f"for (int {w} = {first}; {w} <= {last}; ++{w}) "
                     f"for (uint64_t {m} = {occ}[{w}] & occ_mask({w}, {a}, {b}); {m}; {m} &= {m} - 1) ")
             at = f"{self.lo} + {w} * {_WORD} + __builtin_ctzll({m})"
-        return f"{head}{{ const Id {var} = (Id)({at}); {CELL_ID.format(var)}{inside()} }}"
+        return f"{head}{{ const Id {var} = (Id)({at}); {CELL_ID.format(var)}{inside()} }}", held
 
     def _related(self, cl, cond, sc: dict, var: str, inside) -> str | None:
         """The loop over the occupied cells of a relation's row (``REL(x)``: core/occupancy.py

@@ -429,19 +429,41 @@ static uint64_t seed_state(long long seed) {
     return next_u64(s);
 }
 
+// The state a call's games are played in, one after the other: each game's a copy of its
+// start made in the place of the one before (no allocation a game), as fresh() makes it
+struct GameSlot {
+    unsigned char* at = (unsigned char*)::operator new(sizeof(St));   // (aligned for St: KState's assert)
+    St* s = nullptr;
+    GameSlot() {}
+    GameSlot(const GameSlot&) = delete;
+    ~GameSlot() {
+        if (s) s->~St();
+        ::operator delete(at);
+    }
+    // a copy of ``from`` with the generator ``rng``, in the place of the game before
+    St* copy(const St& from, uint64_t rng) {
+        if (s) s->~St();
+        s = nullptr;
+        s = new (at) St(from);
+        s->rng = rng;
+        return s;
+    }
+};
+
 // one game played from ``from`` (a copy of it, its generator set to ``rng``) or from its
 // start: its answer (game ``g`` of the call), or None where the kernel cannot play it
 // to its end; nullptr with Python's error set (a signal)
 static PyObject* one_playout(const St* from, uint64_t rng, PyRandom* seats, I max_moves, Playout& o,
-                             Results& results, const Shape* shape, Py_ssize_t g, Compact* compact) {
-    St* s = from ? new St(*from) : fresh(rng);
-    if (s && from) s->rng = rng;
+                             Results& results, const Shape* shape, Py_ssize_t g, Compact* compact, GameSlot& slot) {
+    if (!from && START_KNOWN == 1) from = START;   // (fresh(rng)'s copy, made in the slot)
+    St* own = from ? nullptr : fresh(rng);
+    St* s = from ? slot.copy(*from, rng) : own;
     int status = s ? play_out(*s, seats, max_moves, o) : 1;
     PyObject* got = compact ? (compact->set(status == 0 ? s : nullptr, o, results, g) ? (Py_INCREF(Py_None), Py_None)
                                                                                       : nullptr)
                     : status != 0 ? (Py_INCREF(Py_None), Py_None)
                     : shape ? playout_dict(*s, o, results, *shape, g) : playout_py(*s, o, results);
-    delete s;
+    delete own;
     if (got && PyErr_CheckSignals() < 0) {
         Py_DECREF(got);
         return nullptr;
@@ -485,6 +507,7 @@ static PyObject* k_playouts(PyObject* self, PyObject* const* args, Py_ssize_t n)
     const Py_ssize_t group = std::max(1, MT_GROUP / NP);
     Generators seats((size_t)(group * NP));
     Playout o;
+    GameSlot slot;
     for (Py_ssize_t g = 0; g < games; ++g) {
         unsigned long long rng = 0;
         PyRandom* mine = &seats.g[(size_t)(g % group * NP)];
@@ -502,7 +525,7 @@ static PyObject* k_playouts(PyObject* self, PyObject* const* args, Py_ssize_t n)
             return nullptr;
         }
         PyObject* got = one_playout(from, rng, mine, max_moves, o, results, n == 3 ? &shape : nullptr, g,
-                                    compact ? &numbers : nullptr);
+                                    compact ? &numbers : nullptr, slot);
         if (!got) {
             Py_DECREF(out);
             return nullptr;

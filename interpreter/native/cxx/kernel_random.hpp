@@ -49,8 +49,7 @@ static inline uint32_t mt_temper(uint32_t y) {
 
 // randrange(n) for 1 <= n < 2**31 (bits of n's length until one is below n)
 template <class G> static inline int mt_below(G& g, int n) {
-    int k = 0;
-    while ((1LL << k) <= n) ++k;
+    const int k = n > 0 ? 32 - __builtin_clz((unsigned)n) : 0;   // (n.bit_length())
     uint32_t r;
     do r = g.next() >> (32 - k); while (r >= (uint32_t)n);
     return (int)r;
