@@ -471,6 +471,8 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         return self.facts.table_list(e) is not None
 
     def _Comprehension(self, e, sc):
+        if e is self.noting_once:   # (a lasting keep's distinct cells: kernel_components.py)
+            return self.noted_once(e, sc)
         kept = self.elementwise(e, sc) or self.tabled_rows(e, sc)   # (kernel_elementwise.py, kernel_rows.py)
         if kept is not None:
             return kept

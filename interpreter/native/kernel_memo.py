@@ -432,6 +432,10 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
             recheck = f"{touched}(s, e{''.join(', ' + a for a in names)})"
         seal = (f"e.clean = true; e.moved = false; e.nt = 0; e.lin = s.z.lin.id; for (Id x_ : {ident('A', hop[1])}) "
                 f"if (x_ >= 0 && x_ < NZ) {point}(x_, (int32_t)i_);")
+        # (an entry rechecked for its own list: its cells point at it still where none was
+        # pointed elsewhere since it was sealed, ``moved``, and are pointed again only then)
+        reseal = (f"e.clean = true; bool mv_ = e.moved; e.moved = false; e.nt = 0; e.lin = s.z.lin.id; "
+                  f"if (mv_) for (Id x_ : {ident('A', hop[1])}) if (x_ >= 0 && x_ < NZ) {point}(x_, (int32_t)i_);")
         hit = self._hit()
         g = ident("A", hop[1])
         grown = self._grown(name, keys, g, seal)
@@ -446,7 +450,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         return (f"{_slow_sig(sig)} {{ {slot}"
                 f"if (e.epoch == EPOCH{same}) {hit} if (e.last{same}) {{ "
                 f"if (e.clean && e.lin == s.z.lin.id) {{ e.epoch = EPOCH; {hit} }} "
-                f"if ({recheck}) {{ e.epoch = EPOCH; {seal} {hit} }} }} {grown}"
+                f"if ({recheck}) {{ e.epoch = EPOCH; {reseal} {hit} }} }} {grown}"
                 f"I w0_ = s.work, c0_ = s.calls; {rt} v_ = {rec}(s{args}); "
                 f"e.epoch = EPOCH; {store} e.v = v_; e.work = w0_ - s.work; e.calls = s.calls - c0_; "
                 f"e.deps = deps_read(); {'e.took = false; ' if touched else ''}e.last = true; {seal} return v_; }}\n{fast}")

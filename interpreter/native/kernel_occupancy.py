@@ -1,4 +1,4 @@
-"""A kernel's loops over a board's occupied cells (kernel.Gen.loops): where only occupied
+"""A kernel's loops over a board's occupied cells, or its empty ones (kernel.Gen.loops): where only occupied
 cells can pass a loop's condition (core/occupancy.py, ``Facts.occupied_only``: ``[c for
 c in cells(square) if own(c, me)]``, ``first(c for c in cells(square) if is(c, me,
 king))``), the loop walks the bits of an index of the occupied cells the zones keep
@@ -8,7 +8,11 @@ work budget counts the board's cells as before (the list's length, counted befor
 loop), and the whole condition is tested on each occupied cell: the same elements,
 values, work and calls as the reference. (So the index must hold every occupied cell;
 a bit left set on an empty one would cost a test, not change an answer: the lockstep
-tests catch a cell missed, tests/test_kernel_occupancy.py.)
+tests catch a cell missed, tests/test_kernel_occupancy.py.) Where only empty cells can
+pass (``Facts.occupied_only(..., occupied=False)``: go's ``[x for x in cells(point) if
+legal(x, me)]``, whose first test is ``empty(c)``), the loop walks the bits clear, the
+same way: the index is exact (a bit set on an empty cell would skip it), as the zones
+keep it.
 
 The index is kept only where a loop walks it (the state's zones then have it: a word
 per 64 cells of the boards, from the first board's first cell to the last board's
@@ -47,6 +51,10 @@ class OccupiedWalks:
         it reads (``RZ``), or where the board's cells are no run of the zones."""
         g = self.gen
         board = g.facts.occupied_only(cl, cond)
+        # (or only empty cells pass it: the bits clear walked, go's legal points)
+        empty = board is None
+        if empty:
+            board = g.facts.occupied_only(cl, cond, occupied=False)
         reads = reads_of(sc)
         if board is None or (reads is not None and reads.through != "s.z"):
             return None
@@ -57,7 +65,7 @@ class OccupiedWalks:
         a, b = cells[0] - self.lo, cells[-1] - self.lo   # (the board's bits)
         first, last = a // _WORD, b // _WORD
         m = g.fresh("m")
-        occ = f"{state(sc)}.z.occ"
+        occ = f"{'~' if empty else ''}{state(sc)}.z.occ"
         if first == last:
             mask = _mask(a - first * _WORD, b - first * _WORD)
             bits = f"{occ}[{first}]" + ("" if mask == (1 << _WORD) - 1 else f" & {mask:#x}ULL")
