@@ -290,12 +290,17 @@ once, as it is checked: see the module's docstring). False where a cell's COND
         ``RZ``, ``test``, are printed for the keep's record of what it reads alone.)"""
         t = self.ty(e)
         out = self.fresh("out")
+        last = e.clauses[-1].var
 
         def keep(inner: dict, test: str) -> str:
-            x = self.expr(e.elem, inner, t.arg)
-            cond = self.expr(e.cond, {k: v for k, v in inner.items() if k not in (READS, NOTED)}, BOOL)
-            return (f"{{ const bool new_ = !RZ.noted({x}); RZ.note({x}); "
-                    f"{out}.push_if({x}, (bool)(new_ & (bool)({cond}))); }}")
+            # (the cell copied out of the list walked: held in a register across the
+            # writes of the note, which the compiler may not assume leave the list alone)
+            x = self.fresh(last)
+            plain = {k: v for k, v in inner.items() if k not in (READS, NOTED)}
+            plain[last] = (x, inner[last][1])
+            cond = self.expr(e.cond, plain, BOOL)
+            return (f"{{ const Id {x} = {self.expr(e.elem, inner, t.arg)}; const bool new_ = !RZ.noted({x}); "
+                    f"RZ.note({x}); {out}.push_if({x}, (bool)(new_ & (bool)({cond}))); }}")
         loops = self.loops(e, sc, keep, reserve=out, whole=True, truth=True)
         return f"([&]() -> List<Id> {{ Build<Id> {out}; {loops} return {out}.list(); }}())"
 
