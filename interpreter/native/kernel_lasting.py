@@ -155,7 +155,8 @@ class LastingKeeps:
     lasting_made: dict[str, str | None]
     # (whether a keep outlasts a step: the zones then carry stamps, kernel_module.py)
     stamped: bool = False
-    # (the comprehension printed as kernel_components.py's noted_once, while one is)
+    # (the comprehension printed as kernel_components.py's noted_once, or the walk as
+    # kernel_walks.py's _noted_walk, while one is)
     noting_once: Any = None
 
     def lasting(self, name: str) -> str | None:
@@ -176,7 +177,9 @@ class LastingKeeps:
         # (distinct of a filtered list of cells: each kept the first time its zone is
         # noted, kernel_components.py's noted_once)
         once = self.distinct_walked(name)
-        self.noting_once = once
+        # (a walk, the whole body: its zones noted are the cells it met, kernel_walks.py)
+        walk = fd.body if fd.body.node == "Aggregate" and fd.body.func == "connected" else None
+        self.noting_once = once if once is not None else walk
         try:
             body = recorded(self.expr(once if once is not None else fd.body, reading(sc, reads), rt), reads)
         finally:
