@@ -284,6 +284,8 @@ def test_kept_liberties_checked_again_point_their_points_only_where_one_moved():
     body = source[at:source.index("\n", at)]
     assert re.search(r"if \(uT_liberties\(s, e, uA_g\)\) \{ e\.epoch = EPOCH; e\.clean = true; bool mv_ = e\.moved; "
                      r"e\.moved = false; e\.nt = 0; e\.lin = s\.z\.lin\.id; if \(mv_\) for \(Id x_ : uA_g\)", body)
+    # (carried on for a group a stone joined: the points added alone, all where one moved)
+    assert "for (size_t j_ = mv_ ? 0 : e_g_.size(); j_ < uA_g.size(); ++j_) { Id x_ = uA_g[j_];" in body
 
 
 def test_a_walk_carried_on_copies_the_kept_points_at_once():

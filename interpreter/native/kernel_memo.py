@@ -438,7 +438,12 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
                   f"if (mv_) for (Id x_ : {ident('A', hop[1])}) if (x_ >= 0 && x_ < NZ) {point}(x_, (int32_t)i_);")
         hit = self._hit()
         g = ident("A", hop[1])
-        grown = self._grown(name, keys, g, seal)
+        # (an entry carried on for a list whose first cells are its own, ``e_g_``: those
+        # point at it still where none moved, and the cells added alone are pointed)
+        grown = self._grown(name, keys, g, (
+            f"e.clean = true; bool mv_ = e.moved; e.moved = false; e.nt = 0; e.lin = s.z.lin.id; "
+            f"for (size_t j_ = mv_ ? 0 : e_g_.size(); j_ < {g}.size(); ++j_) {{ Id x_ = {g}[j_]; "
+            f"if (x_ >= 0 && x_ < NZ) {point}(x_, (int32_t)i_); }}"))
         slot = (f"size_t i_ = {g}.size() && (size_t){g}[0] < (size_t)NZ ? (size_t){g}[0] "
                 f": (size_t)NZ + ((({h}) >> 13) & 255); auto& e = {table}[i_]; ")
         # (an entry of this state, or clean, read in the caller: the rest a call of its own)
