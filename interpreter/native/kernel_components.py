@@ -68,6 +68,10 @@ class ComponentChecks:
 
         def fresh(self, base: str) -> str: ...
 
+        def loops(self, comp, sc: dict, body, reserve: str | None = None, whole: bool = False,
+                  count: str | None = None, compact: tuple | None = None, truth: bool = False,
+                  size=None) -> str: ...
+
     # (the component functions rechecked by membership: name -> uV_name, or None)
     recheck_made: dict[str, str | None]
 

@@ -120,7 +120,9 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
 
         def expr(self, e, sc: dict, want=None) -> str: ...
 
-        def loops(self, comp, sc: dict, body, reserve: str | None = None, whole: bool = False) -> str: ...
+        def loops(self, comp, sc: dict, body, reserve: str | None = None, whole: bool = False,
+                  count: str | None = None, compact: tuple | None = None, truth: bool = False,
+                  size=None) -> str: ...
 
     # (the nodes whose value, a list, may be computed in any order, by id: its order
     # does not matter where it is used, see core/orderfree.py; the node held, so that
