@@ -12,6 +12,7 @@ a state of another lineage), and batches of games are the reference's."""
 from __future__ import annotations
 
 import random
+import re
 from functools import cache
 from pathlib import Path
 
@@ -50,6 +51,10 @@ def test_a_neighbour_s_own_test_is_read_from_counts_one_reading_a_parameter_is_n
     assert "_sync" not in near and "for (" in near
     legal = body(kernel.Gen(interpreter.load("go").for_players(2)).source(), "static bool uF_legal(St& s")
     assert legal.count("_sync(s)") == 1
+    # (a read tests one number, the lineage whose counts hold with no zone noted since,
+    # which a change of a zone clears and a sync sets)
+    assert re.search(r"if \(__builtin_expect\(T\d+\.ok != s\.z\.lin\.id, 0\)\) T\d+_sync\(s\);", playable)
+    assert re.search(r"static void (T\d+)_touch\(int z_\) \{ \1\.ok = 0;", src)
     # (no other keep stamps the zones of dots and boxes: its boxes' sides are walked)
     complete = body(kernel.Gen(interpreter.load("dots-and-boxes").for_players(2)).source(),
                     "static bool uF_complete(St& s")

@@ -257,3 +257,39 @@ def test_the_walks_that_make_or_check_an_entry_are_compiled_apart():
     for name in ("uR_stones", "uV_stones", "uX_stones", "uR_liberties", "uW_liberties", "uY_liberties"):
         line = next(r for r in source.splitlines() if f" {name}(St& s" in r and r.rstrip().endswith("}"))
         assert line.startswith("__attribute__((noinline)) static "), name
+
+
+def test_kept_liberties_keep_each_point_the_first_time_its_zone_is_read():
+    # (distinct of the points beside a group that pass their own test: each kept where
+    # its zone is noted the first time, no list made and then made distinct; carried on
+    # for the stones added, the points of the kept list, noted already, are left out
+    # with no search; the lockstep tests above play them as the reference)
+    gen = kernel.Gen(kernel_go())
+    source = gen.source()
+    assert gen.distinct_walked("liberties") is not None
+    assert gen.distinct_walked("stones") is None and gen.distinct_walked("region") is None
+    for name in ("uR_liberties", "uY_liberties"):
+        line = next(r for r in source.splitlines() if f" {name}(St& s" in r and r.rstrip().endswith("}"))
+        assert "distinct(" not in line and "const bool new_ = !RZ.noted(" in line, name
+        assert "(bool)(new_ & (bool)((s.z.size(" in line, name
+    line = next(r for r in source.splitlines() if " uY_liberties(St& s" in r and r.rstrip().endswith("}"))
+    assert "std::find" not in line
+
+
+def test_kept_liberties_checked_again_point_their_points_only_where_one_moved():
+    # (an entry rechecked for its own group: its points point at it still unless one
+    # was pointed elsewhere since it was sealed)
+    source = kernel.Gen(kernel_go()).source()
+    at = source.index("__attribute__((noinline)) static List<Id> uK_liberties_slow(St& s")
+    body = source[at:source.index("\n", at)]
+    assert re.search(r"if \(uT_liberties\(s, e, uA_g\)\) \{ e\.epoch = EPOCH; e\.clean = true; bool mv_ = e\.moved; "
+                     r"e\.moved = false; e\.nt = 0; e\.lin = s\.z\.lin\.id; if \(mv_\) for \(Id x_ : uA_g\)", body)
+    # (carried on for a group a stone joined: the points added alone, all where one moved)
+    assert "for (size_t j_ = mv_ ? 0 : e_g_.size(); j_ < uA_g.size(); ++j_) { Id x_ = uA_g[j_];" in body
+
+
+def test_a_walk_carried_on_copies_the_kept_points_at_once():
+    source = kernel.Gen(kernel_go()).source()
+    line = next(r for r in source.splitlines() if " uX_stones(St& s" in r and r.rstrip().endswith("}"))
+    assert "std::memcpy(found_.v.data(), v0_.begin(), k0_ * sizeof(Id));" in line
+    assert "found_.push_back(x_)" not in line

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from functools import cache
 
 import pytest
@@ -164,17 +165,21 @@ def test_only_functions_that_read_zones_alone_have_keeps_that_last():
     # and calls functions, position calls one: their keeps (if any) last a step
     gen = kernel.Gen(kernel_go())
     source = gen.source()
-    assert "uR_stones(" in source and "uR_liberties(" in source and "Zones<NI, NZ, true>" in source
+    assert "uR_stones(" in source and "uR_liberties(" in source and "Zones<NI, NZ, true, " in source   # (stamped; its empty points walked: 1, 81)
     assert gen.lasting("legal") is None and gen.lasting("position") is None
     # (what a body may read besides zones' items, as the printer notes it: the budgets'
     # helpers, walks' marks; any other field of the state, and the keep lasts no longer
     # than a step: test_kernel_facts.py, test_each_decision_reads_what_the_printer_noted)
 
 
-def test_a_zone_tested_on_the_left_of_and_is_read_on_its_right_without_a_note():
-    # (the left, always evaluated first, noted it: a second note is written past the end;
-    # printed so from the expression, kernel_reads.py, and test_kernel_facts.py)
+def test_a_kept_walk_notes_each_cell_it_meets_once_and_reads_it_through_the_state():
+    # (the whole body of the keep, from a cell through a relation, COND of its own
+    # cell's zone: the zones noted are the cells met, each noted before COND, no marks
+    # of the walk's own; a zone tested on the left of ``and`` and read on its right
+    # through RZ, noted once, is test_kernel_facts.py's)
     source = kernel.Gen(kernel_go()).source()
     at = source.index("static List<Id> uR_stones(St& s, Id uA_c, Id uA_k) {")
     walk = source[at:source.index("\n", at)]
-    assert "RZ.s.z.top_any(" in walk and "RZ.top" not in walk and "RZ.size(" in walk
+    assert "Seen seen_" not in walk and "RZ.size(" not in walk and "RZ.s.z." not in walk
+    assert re.search(r"if \(!RZ\.noted\((\w+)\)\) \{ RZ\.note\(\1\); found_\.push_if\(\1, "
+                     r"\(bool\)\(\(\(bool\)\(\(s\.z\.size\(\1\) > 0\)", walk)

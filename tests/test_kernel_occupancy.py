@@ -5,7 +5,9 @@ false on an empty cell, ``occupied(c)`` first or a function that tests it first
 occupied cells, kept by every move of an item (placed, taken, stacked, moved from one
 board to another, a promotion, castling, en passant in chess); the same moves, states,
 work and calls as Python, on a board of more than one word of the index
-(tests/testdata/occupied_cells.meeple: 100 cells and 9 beside them) and in chess."""
+(tests/testdata/occupied_cells.meeple: 100 cells and 9 beside them) and in chess. A
+loop whose condition is false on an occupied cell (``empty(c)`` first: go's legal
+points) walks the clear bits of the same index, the same way."""
 from __future__ import annotations
 
 import random
@@ -36,6 +38,10 @@ WALKED = {"mine_of": "big", "count_mine": "big", "sum_theirs": "big", "held_smal
           "deep_count": None, "next_count": None, "static_count": None, "stacked": None}
 
 
+# the functions whose loop only empty cells pass (the board): the index's clear bits
+EMPTY = {"count_free": "big", "free_small": "small", "mine_of": None, "deep_count": None}
+
+
 def _comprehension(body):
     """The comprehension of a function's body (a list's, an aggregate's; within size())."""
     if body.node == "Call":
@@ -52,6 +58,11 @@ def test_which_loops_only_occupied_cells_pass():
     # (a loop whose clause is not the last is not one: mine_of(p)'s in beside)
     comp = _comprehension(fs["beside"].body)
     assert prog.facts.occupied_only(comp.clauses[0], comp.cond) is None
+    for name, board in EMPTY.items():
+        comp = _comprehension(fs[name].body)
+        assert prog.facts.occupied_only(comp.clauses[-1], comp.cond, occupied=False) == board, name
+        if board is not None:
+            assert prog.facts.occupied_only(comp.clauses[-1], comp.cond) is None, name
 
 
 @needs_kernel
@@ -60,11 +71,17 @@ def test_the_kernel_walks_the_index_where_only_occupied_cells_pass():
     source = gen.source()
     # (the big board's 100 cells over two words of the index, after the small one's 9)
     assert "Zones<NI, NZ, false, 1, 109> z;" in source
-    assert gen.occupied.walked.count("small") == 3 and gen.occupied.walked.count("big") >= 7
+    assert gen.occupied.walked.count("small") == 4 and gen.occupied.walked.count("big") >= 9   # (empty ones too)
     assert "occ_mask(" in source and "s.z.occ[0] & 0x1ffULL" in source
     for name, board in WALKED.items():
         if name != "mine_of":   # (its loop run in place in beside: kernel_filter_loops.py)
             assert (".z.occ[" in function_text(source, name)) == (board is not None), name
+    # (only empty cells pass: the clear bits walked, the board's alone)
+    assert "~s.z.occ[0] & 0x1ffULL" in function_text(source, "free_small")
+    assert "~s.z.occ[" in function_text(source, "count_free") and "occ_mask(" in function_text(source, "count_free")
+    # (go's legal points: empty(c) first in legal, called with the cell)
+    go = kernel.Gen(interpreter.load("go").for_players(2)).source()
+    assert "for (uint64_t uV5_m = ~s.z.occ[uV6_w] & occ_mask(uV6_w, 0, 80);" in go
 
 
 @needs_kernel

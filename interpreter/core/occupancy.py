@@ -16,7 +16,8 @@ the board's cells counted as before (the length of the list walked, docs/languag
 15.3), the same work and calls, the empty cells' tests counting none. So may a loop over
 the row of a relation of two cells (``for s in straight(k) if occupied(s)``, an ``any``'s
 element so where it has no condition: ``any(s != b and is(s, by, knight) for s in
-knight_jump(k))``), its row's cells in their order (``occupied_related``)."""
+knight_jump(k))``), its row's cells in their order (``occupied_related``). So too, where
+the first conjunct is ``empty(c)`` (or ``not occupied(c)``), for the empty cells alone."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
@@ -38,15 +39,16 @@ class Occupancy:
         def call_kind(self, e) -> str: ...
         def harmless(self, e) -> bool: ...
 
-    def occupied_only(self, cl, cond) -> str | None:
+    def occupied_only(self, cl, cond, occupied: bool = True) -> str | None:
         """For the last clause ``cl`` of a comprehension over ``cells(board)`` with the
         condition ``cond``: the board where the condition is false on every empty cell, its
         evaluation there counting nothing and failing nowhere (see the module); else
-        None."""
+        None. ``occupied`` false: where it is so on every occupied cell (``empty(c) and
+        ...``, go's ``legal(c, k)``: only empty cells pass)."""
         table = self.table_list(cl.iter)
         if cond is None or table is None or table[0] != "cells":
             return None
-        return table[1] if self._false_when_empty(cond, cl.var, 0) else None
+        return table[1] if self._false_when_empty(cond, cl.var, 0, occupied) else None
 
     def occupied_related(self, cl, cond) -> str | None:
         """For the last clause ``cl`` of a comprehension over ``REL(x)``, the row of a
@@ -57,27 +59,29 @@ class Occupancy:
             return None
         return table[1] if self._false_when_empty(cond, cl.var, 0) else None
 
-    def _false_when_empty(self, e, var: str, depth: int) -> bool:
+    def _false_when_empty(self, e, var: str, depth: int, occupied: bool = True) -> bool:
         """Whether ``e``, evaluated first thing, is false where the cell ``var`` names is
         empty, having evaluated nothing that counts or fails: ``occupied(var)``, ``not
         empty(var)``, ``X and ...`` where X is so, a call of a rule function so for the
         parameter given ``var``, its arguments harmless; ``H and Y`` where H is harmless
-        and Y so."""
+        and Y so. ``occupied`` false: where it is occupied (``empty(var)``, ``not
+        occupied(var)``...)."""
         node = e.node
+        yes, no = ("occupied", "empty") if occupied else ("empty", "occupied")
         if node == "BinOp" and e.op == "and":   # (after a harmless left: false all the same)
-            return self._false_when_empty(e.left, var, depth) or (
-                self.harmless(e.left) and self._false_when_empty(e.right, var, depth))
+            return self._false_when_empty(e.left, var, depth, occupied) or (
+                self.harmless(e.left) and self._false_when_empty(e.right, var, depth, occupied))
         if node == "UnOp" and e.op == "not":
-            return self._zone_test(e.operand, "empty", var)
+            return self._zone_test(e.operand, no, var)
         if node != "Call":
             return False
         if self.call_kind(e) == "builtin":
-            return self._zone_test(e, "occupied", var)
+            return self._zone_test(e, yes, var)
         fd = self.c.functions.get(e.func)
         if fd is None or depth >= _DEPTH or e.func in self.counts_calls or len(fd.params) != len(e.args) \
                 or not all(self.harmless(a) for a in e.args):
             return False
-        return any(a.node == "Var" and a.name == var and self._false_when_empty(fd.body, q.name, depth + 1)
+        return any(a.node == "Var" and a.name == var and self._false_when_empty(fd.body, q.name, depth + 1, occupied)
                    for q, a in zip(fd.params, e.args))
 
     def _zone_test(self, e, func: str, var: str) -> bool:

@@ -380,7 +380,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
             occupied = self.occupied.loop(cl, gate, inner, var, lambda: clause(i + 1, deeper, cond)) \
                 if i == len(comp.clauses) - 1 else None
             if occupied is not None:
-                return f"{head}{sized(occupied[1])}{occupied[0]} }}"
+                return f"{head}{sized(occupied[1] or f'{xs}.size()')}{occupied[0]} }}"
             inside = clause(i + 1, deeper, cond)
             table = self.facts.table_list(it)
             # (a board's cells and a relation's related cells are cells, never none)
@@ -474,6 +474,8 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         return self.facts.table_list(e) is not None
 
     def _Comprehension(self, e, sc):
+        if e is self.noting_once:   # (a lasting keep's distinct cells: kernel_components.py)
+            return self.noted_once(e, sc)
         kept = self.elementwise(e, sc) or self.tabled_rows(e, sc)   # (kernel_elementwise.py, kernel_rows.py)
         if kept is not None:
             return kept

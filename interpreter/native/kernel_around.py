@@ -19,7 +19,8 @@ again for the zones noted alone, and where it changed, the count of each cell re
 to the zone moves by one (the relation's inverse, with its repeats); in any other state,
 or after a change of every zone, every zone's COND and every count are made anew. A
 zone another state changed meanwhile is noted too: evaluated in this state, it gives
-the value this state's count holds.
+the value this state's count holds. A read tests one number (``ok``: the lineage whose
+counts hold with no zone noted since, 0 once a zone is), not the three that tell it.
 
 The loop's work is counted as the loop counts it (its list's size, ``W``), and COND
 counts none, calls nothing and reads nothing but its zone's items: the budgets run out
@@ -92,8 +93,8 @@ class AroundCounts:
         s = state(sc)
         test = f"{keep}.cnt[{c}] != 0" if e.func == "any" else f"{keep}.cnt[{c}] == {xs}.size()"
         return (f"([&]() -> bool {{ Id {c} = nn({self.expr(it.args[0], sc)}); const List<Id>& {xs} = {lists}[{c}]; "
-                f"W({counters(sc)}, {xs}.size()); if (__builtin_expect({keep}.nd | {keep}.all | "
-                f"({keep}.lin != {s}.z.lin.id), 0)) {keep}_sync({s}); return {test}; }}())")
+                f"W({counters(sc)}, {xs}.size()); if (__builtin_expect({keep}.ok != {s}.z.lin.id, 0)) {keep}_sync({s}); "
+                f"return {test}; }}())")
 
     def _around_keep(self, rel: str, cond_e, var_name: str, el: T) -> str | None:
         """The keep of the counts of ``REL(c)`` passing COND (``cond_e``, of the cell
@@ -117,19 +118,19 @@ class AroundCounts:
         lists = self.tables.relation(rel)[0]
         nz = max(self.nz, 1)
         return self.tables.table(("AROUND", rel, cond), lambda k: (
-            f"static struct {{ uint64_t lin = 0; uint32_t all = 1, nd = 0; {ct} cnt[{nz}]; uint8_t bit[{nz}], "
+            f"static struct {{ uint64_t lin = 0, ok = 0; uint32_t all = 1, nd = 0; {ct} cnt[{nz}]; uint8_t bit[{nz}], "
             f"isd[{nz}]; int32_t dirty[{nz}]; }} {k}; "
             f"static const int32_t {k}_at[{len(at)}] = {{{', '.join(map(str, at))}}}; "
             f"static const int32_t {k}_ids[{max(at[-1], 1)}] = {{{', '.join(str(y) for r in inv for y in r) or '0'}}}; "
             # (a zone changed noted, once; every zone: all made anew)
-            f"static void {k}_touch(int z_) {{ if (z_ < 0 || z_ >= NZ) {{ {k}.all = 1; return; }} "
+            f"static void {k}_touch(int z_) {{ {k}.ok = 0; if (z_ < 0 || z_ >= NZ) {{ {k}.all = 1; return; }} "
             f"if (!{k}.isd[z_]) {{ {k}.isd[z_] = 1; {k}.dirty[{k}.nd++] = z_; }} }} "
             f"__attribute__((noinline)) static void {k}_sync(St& s) {{ auto& e = {k}; "
             f"if (e.all || e.lin != s.z.lin.id) {{ for (Id z_ = 0; z_ < NZ; ++z_) {{ e.bit[z_] = (uint8_t)(bool)({cond}); "
             f"e.isd[z_] = 0; }} for (Id y_ = 0; y_ < NZ; ++y_) {{ {ct} n_ = 0; for (Id x_ : {lists}[y_]) n_ += e.bit[x_]; "
-            f"e.cnt[y_] = n_; }} e.all = 0; e.nd = 0; e.lin = s.z.lin.id; return; }} "
+            f"e.cnt[y_] = n_; }} e.all = 0; e.nd = 0; e.ok = e.lin = s.z.lin.id; return; }} "
             f"for (uint32_t k_ = 0; k_ < e.nd; ++k_) {{ Id z_ = e.dirty[k_]; e.isd[z_] = 0; uint8_t b_ = (uint8_t)(bool)({cond}); "
             f"if (b_ == e.bit[z_]) continue; e.bit[z_] = b_; "
             f"for (int32_t i_ = {k}_at[z_]; i_ < {k}_at[z_ + 1]; ++i_) e.cnt[{k}_ids[i_]] += b_ ? 1 : ({ct})-1; }} "
-            f"e.nd = 0; }}"),
+            f"e.nd = 0; e.ok = s.z.lin.id; }}"),
             lambda k: told(self, f"{k}_touch"))

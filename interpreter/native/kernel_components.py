@@ -36,7 +36,7 @@ from ...dsl import ast as ir
 from ...dsl.types import T
 from .cxx_text import ident
 from .kernel_lasting import APART, args_params, stamp_zones, told, touch_walk
-from .kernel_reads import Reads, reading
+from .kernel_reads import NOTED, READS, Reads, reading
 from .kernel_types import BOOL
 from .kernel_walks import CELL_ID
 
@@ -67,6 +67,10 @@ class ComponentChecks:
         def expr(self, e, sc: dict, want=None) -> str: ...
 
         def fresh(self, base: str) -> str: ...
+
+        def loops(self, comp, sc: dict, body, reserve: str | None = None, whole: bool = False,
+                  count: str | None = None, compact: tuple | None = None, truth: bool = False,
+                  size=None) -> str: ...
 
     # (the component functions rechecked by membership: name -> uV_name, or None)
     recheck_made: dict[str, str | None]
@@ -133,9 +137,11 @@ class ComponentChecks:
         self.protos.append(sig + ";")
         # (a zone read is one noted: COND reads its cell's zone alone, noted before)
         self.fns.append(
+            # (v and j copied at once into the room made for them)
             f"{APART}{sig} {{ ZR RZ(s); RZ.take(d0_); Walked found_; size_t k0_ = v0_.size(); "
-            f"found_.room(k0_ + j_.size()); for (Id x_ : v0_) found_.push_back(x_); "
-            f"for (Id x_ : j_) found_.push_back(x_); I work_ = 0; "
+            f"found_.room(k0_ + j_.size()); if (k0_) std::memcpy(found_.v.data(), v0_.begin(), k0_ * sizeof(Id)); "
+            f"if (j_.size()) std::memcpy(found_.v.data() + k0_, j_.data(), j_.size() * sizeof(Id)); "
+            f"found_.n = k0_ + j_.size(); I work_ = 0; "
             f"for (size_t k_ = k0_; k_ < found_.size(); ++k_) {{ const List<Id>& near_ = {rel}[found_[k_]]; "
             f"work_ += (I)near_.size(); found_.room(near_.size()); for (Id {var} : near_) {{ {CELL_ID.format(var)}"
             f"if (!RZ.noted({var})) {{ RZ.note({var}); found_.push_if({var}, (bool)({cond})); }} }} }} "
@@ -253,6 +259,55 @@ once, as it is checked: see the module's docstring). False where a cell's COND
         made[name] = fn
         return fn
 
+    def distinct_walked(self, name: str):
+        """The comprehension of a rule function ``name`` whose body is ``distinct`` of a
+        list of cells filtered by COND (``_filter``), its last loop over a relation's row
+        (cells of a board), COND reading no zone but its cell's, counting no work and
+        calling nothing (go's liberties): its lasting keep's body (kernel_lasting.py)
+        is then that list with each cell kept the first time its zone is read
+        (``noted_once``), not a list made and then made distinct. None for any other."""
+        fd = self.c.functions[name]
+        body = fd.body
+        if body.node != "Call" or body.func != "distinct" or len(body.args) != 1:
+            return None
+        comp = _filter(body, {p.name for p in fd.params}, lambda e: self.facts.call_kind(e) == "row")
+        if comp is None or comp.cond is None or self.facts.counts_any(comp.cond):
+            return None
+        last = comp.clauses[-1]
+        el = self.ty(comp.elem)
+        if el.tag != "cell" or last.iter.node != "Call" or self.facts.call_kind(last.iter) != "row":
+            return None
+        if self._own_cond(name, comp.cond, last.var, "z_", el) is None:
+            return None
+        return comp
+
+    def noted_once(self, e, sc: dict) -> str:
+        """The C++ of the comprehension ``e`` (``distinct_walked``'s) in a lasting keep's
+        body, where each zone read is noted once (``ZR``, kernel_lasting.py): a cell is
+        kept where its COND holds and its zone was not noted before (it is then noted).
+        The loops read no zone and COND none but its cell's, so a cell's zone is noted
+        first at its first place in the list: the list is ``distinct``'s (the first of
+        equal ones, in order), the work counted as the loops count it, the zones noted
+        the same. Where the walk carries on from another's zones (``RZ.take``,
+        ``filter_extend``), the cells of those are left out too. (COND is printed reading
+        the zone through the state, the zone noted once before it: its reads through
+        ``RZ``, ``test``, are printed for the keep's record of what it reads alone.)"""
+        t = self.ty(e)
+        out = self.fresh("out")
+        last = e.clauses[-1].var
+
+        def keep(inner: dict, test: str) -> str:
+            # (the cell copied out of the list walked: held in a register across the
+            # writes of the note, which the compiler may not assume leave the list alone)
+            x = self.fresh(last)
+            plain = {k: v for k, v in inner.items() if k not in (READS, NOTED)}
+            plain[last] = (x, inner[last][1])
+            cond = self.expr(e.cond, plain, BOOL)
+            return (f"{{ const Id {x} = {self.expr(e.elem, inner, t.arg)}; const bool new_ = !RZ.noted({x}); "
+                    f"RZ.note({x}); {out}.push_if({x}, (bool)(new_ & (bool)({cond}))); }}")
+        loops = self.loops(e, sc, keep, reserve=out, whole=True, truth=True)
+        return f"([&]() -> List<Id> {{ Build<Id> {out}; {loops} return {out}.list(); }}())"
+
     def filter_hop(self, name: str) -> tuple[str, str] | None:
         """The relation and the parameter of a rule function ``name`` rechecked by
         ``filter_recheck`` whose list is one step of that relation from the cells of that
@@ -298,7 +353,10 @@ once, as it is checked: see the module's docstring). False where a cell's COND
                + args_params(self, name) + ")")
         self.protos.append(sig + ";")
         # (with distinct, the list for g loses the cells of v: distinct keeps the first)
-        keep = "std::find(v0_.begin(), v0_.end(), x_) == v0_.end()" if fd.body.node == "Call" else "true"
+        # (a body that keeps the first of each cell read, noted_once: those of v, noted by
+        # ``take``, left out already)
+        keep = "std::find(v0_.begin(), v0_.end(), x_) == v0_.end()" \
+            if fd.body.node == "Call" and name not in self.__dict__.get("lasting_fused", ()) else "true"
         self.fns.append(
             f"{APART}{sig} {{ List<Id> n_; {{ ZR RZ(s); RZ.take(d0_); n_ = {body}; }} "
             f"if (n_.size() == 0) return v0_; Vec<Id> w_; w_.reserve(v0_.size() + n_.size()); "

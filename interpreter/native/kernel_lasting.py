@@ -149,10 +149,15 @@ class LastingKeeps:
 
         def function(self, name: str, any_order: bool = False) -> str: ...
 
+        def distinct_walked(self, name: str) -> Any: ...
+
     # (the functions whose keeps outlast a step: name -> their uR_ function, or None)
     lasting_made: dict[str, str | None]
     # (whether a keep outlasts a step: the zones then carry stamps, kernel_module.py)
     stamped: bool = False
+    # (the comprehension printed as kernel_components.py's noted_once, or the walk as
+    # kernel_walks.py's _noted_walk, while one is)
+    noting_once: Any = None
 
     def lasting(self, name: str) -> str | None:
         """``uR_name`` where the keep of the rule function ``name`` may outlast a step
@@ -169,7 +174,18 @@ class LastingKeeps:
         params = [(p.name, self.param_type(p)) for p in fd.params]
         sc = {n: (ident("A", n), t) for n, t in params}
         reads = Reads("RZ")   # (each zone's read printed through RZ, kernel_reads.py)
-        body = recorded(self.expr(fd.body, reading(sc, reads), rt), reads)
+        # (distinct of a filtered list of cells: each kept the first time its zone is
+        # noted, kernel_components.py's noted_once)
+        once = self.distinct_walked(name)
+        # (a walk, the whole body: its zones noted are the cells it met, kernel_walks.py)
+        walk = fd.body if fd.body.node == "Aggregate" and fd.body.func == "connected" else None
+        self.noting_once = once if once is not None else walk
+        try:
+            body = recorded(self.expr(once if once is not None else fd.body, reading(sc, reads), rt), reads)
+        finally:
+            self.noting_once = None
+        if body is not None and once is not None:
+            self.__dict__.setdefault("lasting_fused", set()).add(name)
         if body is None:
             return None
         if not body.zones:   # (it reads nothing of the state: its value lasts as it is)

@@ -120,7 +120,9 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
 
         def expr(self, e, sc: dict, want=None) -> str: ...
 
-        def loops(self, comp, sc: dict, body, reserve: str | None = None, whole: bool = False) -> str: ...
+        def loops(self, comp, sc: dict, body, reserve: str | None = None, whole: bool = False,
+                  count: str | None = None, compact: tuple | None = None, truth: bool = False,
+                  size=None) -> str: ...
 
     # (the nodes whose value, a list, may be computed in any order, by id: its order
     # does not matter where it is used, see core/orderfree.py; the node held, so that
@@ -432,9 +434,18 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
             recheck = f"{touched}(s, e{''.join(', ' + a for a in names)})"
         seal = (f"e.clean = true; e.moved = false; e.nt = 0; e.lin = s.z.lin.id; for (Id x_ : {ident('A', hop[1])}) "
                 f"if (x_ >= 0 && x_ < NZ) {point}(x_, (int32_t)i_);")
+        # (an entry rechecked for its own list: its cells point at it still where none was
+        # pointed elsewhere since it was sealed, ``moved``, and are pointed again only then)
+        reseal = (f"e.clean = true; bool mv_ = e.moved; e.moved = false; e.nt = 0; e.lin = s.z.lin.id; "
+                  f"if (mv_) for (Id x_ : {ident('A', hop[1])}) if (x_ >= 0 && x_ < NZ) {point}(x_, (int32_t)i_);")
         hit = self._hit()
         g = ident("A", hop[1])
-        grown = self._grown(name, keys, g, seal)
+        # (an entry carried on for a list whose first cells are its own, ``e_g_``: those
+        # point at it still where none moved, and the cells added alone are pointed)
+        grown = self._grown(name, keys, g, (
+            f"e.clean = true; bool mv_ = e.moved; e.moved = false; e.nt = 0; e.lin = s.z.lin.id; "
+            f"for (size_t j_ = mv_ ? 0 : e_g_.size(); j_ < {g}.size(); ++j_) {{ Id x_ = {g}[j_]; "
+            f"if (x_ >= 0 && x_ < NZ) {point}(x_, (int32_t)i_); }}"))
         slot = (f"size_t i_ = {g}.size() && (size_t){g}[0] < (size_t)NZ ? (size_t){g}[0] "
                 f": (size_t)NZ + ((({h}) >> 13) & 255); auto& e = {table}[i_]; ")
         # (an entry of this state, or clean, read in the caller: the rest a call of its own)
@@ -446,7 +457,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         return (f"{_slow_sig(sig)} {{ {slot}"
                 f"if (e.epoch == EPOCH{same}) {hit} if (e.last{same}) {{ "
                 f"if (e.clean && e.lin == s.z.lin.id) {{ e.epoch = EPOCH; {hit} }} "
-                f"if ({recheck}) {{ e.epoch = EPOCH; {seal} {hit} }} }} {grown}"
+                f"if ({recheck}) {{ e.epoch = EPOCH; {reseal} {hit} }} }} {grown}"
                 f"I w0_ = s.work, c0_ = s.calls; {rt} v_ = {rec}(s{args}); "
                 f"e.epoch = EPOCH; {store} e.v = v_; e.work = w0_ - s.work; e.calls = s.calls - c0_; "
                 f"e.deps = deps_read(); {'e.took = false; ' if touched else ''}e.last = true; {seal} return v_; }}\n{fast}")

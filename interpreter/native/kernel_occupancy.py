@@ -1,4 +1,4 @@
-"""A kernel's loops over a board's occupied cells (kernel.Gen.loops): where only occupied
+"""A kernel's loops over a board's occupied cells, or its empty ones (kernel.Gen.loops): where only occupied
 cells can pass a loop's condition (core/occupancy.py, ``Facts.occupied_only``: ``[c for
 c in cells(square) if own(c, me)]``, ``first(c for c in cells(square) if is(c, me,
 king))``), the loop walks the bits of an index of the occupied cells the zones keep
@@ -8,7 +8,11 @@ work budget counts the board's cells as before (the list's length, counted befor
 loop), and the whole condition is tested on each occupied cell: the same elements,
 values, work and calls as the reference. (So the index must hold every occupied cell;
 a bit left set on an empty one would cost a test, not change an answer: the lockstep
-tests catch a cell missed, tests/test_kernel_occupancy.py.)
+tests catch a cell missed, tests/test_kernel_occupancy.py.) Where only empty cells can
+pass (``Facts.occupied_only(..., occupied=False)``: go's ``[x for x in cells(point) if
+legal(x, me)]``, whose first test is ``empty(c)``), the loop walks the bits clear, the
+same way: the index is exact (a bit set on an empty cell would skip it), as the zones
+keep it.
 
 The index is kept only where a loop walks it (the state's zones then have it: a word
 per 64 cells of the boards, from the first board's first cell to the last board's
@@ -40,19 +44,24 @@ class OccupiedWalks:
         they are stamped), or "" where no loop walks it."""
         return f", {self.lo}, {self.n}" if self.walked else ""
 
-    def loop(self, cl, cond, sc: dict, var: str, inside) -> tuple[str, str] | None:
+    def loop(self, cl, cond, sc: dict, var: str, inside) -> tuple[str, str | None] | None:
         """The C++ loop over the occupied cells of the last clause ``cl`` of a
         comprehension over ``cells(board)`` with the condition ``cond`` (``var``: the
         loop's variable; ``inside()``: the C++ within, the whole condition tested there),
         or None where another cell might pass it, where a lasting keep notes each zone
         it reads (``RZ``), or where the board's cells are no run of the zones; with it the
         C++ of how many cells it walks (the board's bits set: a count stopped early,
-        kernel_early.py, bounds what the rest could add by it, not by the board's size)."""
+        kernel_early.py, bounds what the rest could add by it, not by the board's size),
+        None for a relation's row (bounded by the row's length)."""
         g = self.gen
         reads = reads_of(sc)
         if reads is not None and reads.through != "s.z":
             return None
         board = g.facts.occupied_only(cl, cond)
+        # (or only empty cells pass it: the bits clear walked, a board's points to play)
+        empty = board is None
+        if empty:
+            board = g.facts.occupied_only(cl, cond, occupied=False)
         if board is None:
             return self._related(cl, cond, sc, var, inside)
         cells = g.p.boards.get(board) or []
@@ -62,7 +71,7 @@ class OccupiedWalks:
         a, b = cells[0] - self.lo, cells[-1] - self.lo   # (the board's bits)
         first, last = a // _WORD, b // _WORD
         m = g.fresh("m")
-        occ = f"{state(sc)}.z.occ"
+        occ = f"{'~' if empty else ''}{state(sc)}.z.occ"
         # (each word's bits of the board, written out)
         words = [f"{occ}[{k}]" + ("" if mask == (1 << _WORD) - 1 else f" & {mask:#x}ULL")
                  for k in range(first, last + 1)
@@ -78,7 +87,7 @@ class OccupiedWalks:
             at = f"{self.lo} + {w} * {_WORD} + __builtin_ctzll({m})"
         return f"{head}{{ const Id {var} = (Id)({at}); {CELL_ID.format(var)}{inside()} }}", held
 
-    def _related(self, cl, cond, sc: dict, var: str, inside) -> str | None:
+    def _related(self, cl, cond, sc: dict, var: str, inside) -> tuple[str, None] | None:
         """The loop over the occupied cells of a relation's row (``REL(x)``: core/occupancy.py
         ``occupied_related``), as ``loop``: the bits of the index and of the row's cells
         (``_row_bits``) both set, lowest first; None where the row's cells are not all in
@@ -99,7 +108,7 @@ class OccupiedWalks:
         if words == 1:
             head = f"for (uint64_t {m} = {occ}[0] & {bits}[{row}]; {m}; {m} &= {m} - 1) "
             at = f"{self.lo} + __builtin_ctzll({m})"
-        return f"{{ {head}{{ const Id {var} = (Id)({at}); {CELL_ID.format(var)}{inside()} }} }}"
+        return f"{{ {head}{{ const Id {var} = (Id)({at}); {CELL_ID.format(var)}{inside()} }} }}", None
 
     def _row_bits(self, name: str) -> str | None:
         """The table of each zone's row of the relation ``name`` as bits of the index

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from ...dsl import ast as ir
 from ...dsl.check import walks_edges
 from ...dsl.types import T
-from .kernel_reads import counters, state
+from .kernel_reads import NOTED, READS, Reads, counters, reading, reads_of, state
 from .kernel_types import BOOL, INT, Unsupported
 
 RAY_STEP = 2           # rays of steps up to this each way are made once and shared...
@@ -205,6 +205,16 @@ class BoardWalks:
                      f"if ({cond}) found_.push_back({var}); }} }} ")
         if closed:
             first = "Id st1_ = NONE_ID; List<Id> closed_; " + first
+        plain = None if edges or st.tag == "list" else self._noted_walk(e, sc, inner, cl.var)
+        if plain is not None:   # (the zones noted are the cells met: no marks of its own)
+            return (f"([&]() -> List<Id> {{ Walked found_; I work_ = 1; {{ Id {var} = {s0}; "
+                    f"if ({var} >= 0 && ({var} >= NZ || !RZ.noted({var}))) {{ RZ.note({var}); "
+                    f"if ({plain}) found_.push_back({var}); }} }} "
+                    f"for (size_t k_ = 0; k_ < found_.size(); ++k_) {{ const List<Id>& near_ = {near}; "
+                    f"work_ += (I)near_.size(); found_.room(near_.size()); for (Id {var} : near_) {{ "
+                    f"{CELL_ID.format(var)}if (!RZ.noted({var})) {{ RZ.note({var}); "
+                    f"found_.push_if({var}, (bool)({plain})); }} }} }} "
+                    f"W({counters(sc)}, work_); return found_.list(); }}())")
         # (the cells beside each one found: each written at the end, its condition's
         # truth added to the length, no branch on it: Walked, cxx/kernel_walks.hpp)
         return (f"([&]() -> List<Id> {{ Seen seen_({counters(sc)}); Walked found_; {first}"
@@ -213,6 +223,27 @@ class BoardWalks:
                 f"{'' if edges else CELL_ID.format(var)}"
                 f"if (seen_.add({var})) found_.push_if({var}, (bool)({cond})); }} }} "
                 f"W({counters(sc)}, work_); return found_.list(); }}())")
+
+    def _noted_walk(self, e, sc: dict, inner: dict, name: str) -> str | None:
+        """For ``connected`` ``e``, the whole body of a lasting keep (kernel_lasting.py,
+        ``noting_once``: its zones noted through ``RZ``, none before the walk), from one
+        start cell a name holds, through a relation's rows, COND reading nothing of the
+        state but its cell's zone, counting nothing: COND printed reading the zone through
+        the state (its reads through ``RZ``, printed before, are the keep's record of
+        what it reads), else None. The walk then notes the zone of each cell it meets, once,
+        before COND, and tells the cells met by the zones noted, as its own marks would:
+        the same cells in the same order, the same zones noted, the same work."""
+        comp = e.comp
+        start = comp.clauses[0].iter.args[0]
+        reads = reads_of(sc)
+        if e is not self.__dict__.get("noting_once") or reads is None or reads.through != "RZ" \
+                or start.node != "Var" or comp.cond is None or self.facts.counts_any(comp.cond):
+            return None
+        own = Reads()
+        scope = {k: v for k, v in inner.items() if k not in (READS, NOTED)}
+        cond = self.expr(comp.cond, reading(scope, own), BOOL)
+        return cond if own.only_zones(("size", "top", "top_any", "bottom", "items"), inner[name][0],
+                                      counted=False) else None
 
     def _until(self, e, sc):
         """``until(x for x in xs if cond)``: helpers._until (the elements looked at counted
