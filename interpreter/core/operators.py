@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from string import Formatter
 from types import SimpleNamespace
 
-from ...dsl.types import T
+from ...dsl.types import T, has_none
 from ..play import helpers
 from .primitives import Form, NotNative
 
@@ -179,14 +179,10 @@ def _cxx_in_list(neg: str) -> Callable:
         lt, rt = call.ty(0), call.ty(1)
         if rt.tag != "list":
             raise NotNative(f"'in' a {rt}")
-        el = rt.arg if isinstance(rt.arg, T) and not _holds_none(rt.arg) else lt
+        el = rt.arg if isinstance(rt.arg, T) and not has_none(rt.arg) else lt
         right = call.arg(1, T("list", el))
         return f"({neg}contains({right}, {call.arg(0, el)}))"
     return form
-
-
-def _holds_none(t) -> bool:
-    return isinstance(t, T) and (t.tag == "none" or (t.tag == "list" and _holds_none(t.arg)))
 
 
 def _cxx_texts(call: CxxOp) -> str:

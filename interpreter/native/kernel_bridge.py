@@ -214,12 +214,12 @@ class Bridge:
         """``load(state)``: a kernel's state from a Python game's (Runtime.to_state) at a
         decision, or nullptr where it holds what a kernel does not keep (a chance step
         pending, a zone revealed, an item face down, a game over...)."""
+        cleared = import_opts(self.gen)   # (no product kept: kernel_products.py)
         return "\n".join([
             "static void import_vars(St& s, PyObject* g, PyObject* pv, PyObject* iv) { "
             "vars_from_py((char*)&s, VARS, NVARS, NP, NI, g, pv, iv); }",
             "static int import_pending(St& s, PyObject* p, int proc, int pc) { "
-            + ("return pending_from_py((char*)&s.opts, SITES, NSITES, p, proc, pc); }" if not import_opts(self.gen) else
-               "const int k_ = pending_from_py((char*)&s.opts, SITES, NSITES, p, proc, pc); "
-               f"{import_opts(self.gen)} return k_; }}"),
+            + ("return pending_from_py((char*)&s.opts, SITES, NSITES, p, proc, pc); }" if not cleared else
+               f"const int k_ = pending_from_py((char*)&s.opts, SITES, NSITES, p, proc, pc); {cleared} return k_; }}"),
         ])
 

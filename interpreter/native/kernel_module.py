@@ -302,7 +302,7 @@ class ModuleWriter:
                 o = site["opt"]
                 value = product_value(site, k)   # (s.opts.o[i], or a product's: kernel_products.py)
                 counts.append(f"case {k}: return seat == s.player ? {product_count(site, k)} : -1;")
-                pys.append(f"case {k}: return {site['py'](f's.opts.{o}[i]')};" if value == f"s.opts.{o}[i]" else
+                pys.append(f"case {k}: return {site['py'](f's.opts.{o}[i]')};" if "product" not in site else
                            f"case {k}: {{ const auto v_ = {value}; return {site['py']('v_')}; }}")
                 takes.append(f"case {k}: s.stack.back().{site['field']} = {value}; {_said(site)}"
                              "s.site = -1; s.player = -1; return true;")

@@ -102,12 +102,13 @@ class OccupiedWalks:
         m, w = g.fresh("m"), g.fresh("w")
         row = f"(size_t)nn({g.expr(cl.iter.args[0], sc)}) * {words}"
         occ = f"{state(sc)}.z.occ"
-        head = (f"const uint64_t* {w} = {bits} + {row}; for (int {w}_i = 0; {w}_i < {words}; ++{w}_i) "
-                f"for (uint64_t {m} = {occ}[{w}_i] & {w}[{w}_i]; {m}; {m} &= {m} - 1) ")
-        at = f"{self.lo} + {w}_i * {_WORD} + __builtin_ctzll({m})"
         if words == 1:
             head = f"for (uint64_t {m} = {occ}[0] & {bits}[{row}]; {m}; {m} &= {m} - 1) "
             at = f"{self.lo} + __builtin_ctzll({m})"
+        else:
+            head = (f"const uint64_t* {w} = {bits} + {row}; for (int {w}_i = 0; {w}_i < {words}; ++{w}_i) "
+                    f"for (uint64_t {m} = {occ}[{w}_i] & {w}[{w}_i]; {m}; {m} &= {m} - 1) ")
+            at = f"{self.lo} + {w}_i * {_WORD} + __builtin_ctzll({m})"
         return f"{{ {head}{{ const Id {var} = (Id)({at}); {CELL_ID.format(var)}{inside()} }} }}", None
 
     def _row_bits(self, name: str) -> str | None:
