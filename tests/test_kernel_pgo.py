@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.machinery
 import importlib.util
+import subprocess
 
 import pytest
 from kernel_support import needs_kernel
@@ -55,8 +56,25 @@ def test_a_compiler_without_the_options_gives_the_plain_build(tmp_path, monkeypa
     assert built.exists() and not instrumented(built)
 
 
+@needs_kernel
+def test_a_compiler_other_than_gcc_is_not_asked_for_a_profile(tmp_path, monkeypatch):
+    cxx = tmp_path / "c++"
+    cxx.write_text("#!/bin/sh\n[ \"$1\" = --version ] && echo 'clang version 17.0.0' && exit 0\nexec g++ \"$@\"\n")
+    cxx.chmod(0o755)
+    monkeypatch.setenv("CXX", str(cxx))
+    monkeypatch.delenv("MEEPLE_KERNEL_PGO", raising=False)
+    assert not kernel_pgo.gcc()
+    monkeypatch.setattr(kernel_pgo, "train", lambda module, name: pytest.fail("trained"))
+    built = kernel_pgo.build("meeple_probe", "k", TINY, tmp_path, kernel_build.flags())
+    assert built.exists() and not instrumented(built)
+    monkeypatch.delenv("CXX")
+    assert kernel_pgo.gcc() == ("Free Software Foundation" in subprocess.run(
+        [*kernel_build.compiler(), "--version"], capture_output=True, text=True, check=False).stdout)
+
+
 def test_the_switch_off_builds_the_plain_kernel_at_once(tmp_path, monkeypatch):
     asked = []
+    monkeypatch.setattr(kernel_pgo, "gcc", lambda: True)
     monkeypatch.setattr(kernel_build, "_build", lambda *a, **k: asked.append(a[4]) or tmp_path)
     monkeypatch.setenv("MEEPLE_KERNEL_PGO", "0")
     assert kernel_pgo.build("m", "k", TINY, tmp_path, ["-O2"]) == tmp_path

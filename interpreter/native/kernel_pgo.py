@@ -16,11 +16,12 @@ The same source, the same games: the profile changes how the code is laid out, n
 what it computes (kernels have no floating point). It holds only how often each branch
 of random games was taken, and is removed with the folder. The training is the same
 every time (fixed seed and counts, no clock). Any failure on the way (an option the
-compiler does not have, a clang that writes no ``.gcda``, a training that errs, dies or
-outlasts ``TRAIN_TIMEOUT``) gives the plain optimised build instead, never an error.
+compiler does not have, a compiler other than GCC, a training that errs, dies or
+outlasts ``TRAIN_TIMEOUT``, no counts written) gives the plain optimised build instead,
+never an error.
 ``MEEPLE_KERNEL_PGO=0`` builds the plain one. Chess perft is about 11% faster, chess and
 kalah random games about 4%, go's unchanged; the build costs about 2.5 times the CPU of
-the plain one (docs/performance.md).
+the plain one (benchmarks/bench_kernel_pgo.py).
 """
 from __future__ import annotations
 
@@ -71,7 +72,7 @@ def build(name: str, key: str, source: str, tmp: Path, options: list[str]) -> Pa
     """The optimised kernel's module built in ``tmp`` with ``options`` (as
     kernel_build._build), guided by its training's profile where that can be had; else
     the plain build's (whose failure alone raises KernelError)."""
-    if enabled():
+    if enabled() and gcc():
         try:
             out = guided(name, key, source, tmp, options)
         except kernel_build.KernelError:
@@ -79,6 +80,20 @@ def build(name: str, key: str, source: str, tmp: Path, options: list[str]) -> Pa
         if out is not None:
             return out
     return kernel_build._build(name, key, source, tmp, options)
+
+
+def gcc() -> bool:
+    """Whether the C++ compiler is GCC (its ``--version`` names the Free Software
+    Foundation): clang writes no ``.gcda`` (its profiles need a tool of their own)."""
+    cxx = kernel_build.compiler()
+    if cxx is None:
+        return False
+    try:
+        done = subprocess.run([*cxx, "--version"], capture_output=True, text=True, timeout=30,
+                              stdin=subprocess.DEVNULL, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0 and "free software foundation" in done.stdout.lower()
 
 
 def guided(name: str, key: str, source: str, tmp: Path, options: list[str]) -> Path | None:
