@@ -17,6 +17,8 @@ The variants (``--variants``, the first is what the others are divided by):
 - any name given by ``--options NAME=OPTIONS``: the optimised build's options with its
   ``-O`` and OPTIMISED_ONLY options replaced by OPTIONS, no profile.
 
+The build CPU of a build that may use the precompiled runtime depends on what the cache
+holds (the guided one never does): ``MEEPLE_KERNEL_PCH=0`` compares like with like.
 Every build's games (the first 50, or the perft's count) are compared: the same, or it
 stops. Each round plays ``--games`` games from seed 0 in one ``interpreter.playouts``
 call (dict form), or counts ``interpreter.perft`` of a new game (seed 0) to ``--perft``.
