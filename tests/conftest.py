@@ -421,6 +421,9 @@ SLOW = {
     "test_kernel_pch.py": (
         "test_the_precompiled_runtime_is_made_once_and_a_damaged_or_foreign_one_made_again",
     ),
+    "test_kernel_pgo.py": (
+        "test_a_guided_kernel_plays_the_same_games_and_perfts_as_python",
+    ),
     "test_kernel_quick.py": (
         "test_a_first_kernel_is_the_quick_one_then_the_optimised_one_plays_the_same",
     ),

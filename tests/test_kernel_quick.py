@@ -23,11 +23,13 @@ TINY = "extern \"C\" int meeple_probe(void) { return 42; }\n"   # (any unit that
 
 @pytest.fixture
 def cache(tmp_path, monkeypatch):
-    """A cache folder of its own, the default options, no precompiled runtime."""
+    """A cache folder of its own, the default options, no precompiled runtime, no profile
+    (tests/test_kernel_pgo.py; one test here builds with it)."""
     monkeypatch.setenv("MEEPLE_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("MEEPLE_KERNEL_CXXFLAGS", raising=False)
     monkeypatch.delenv("MEEPLE_KERNEL_QUICK", raising=False)
     monkeypatch.setenv("MEEPLE_KERNEL_PCH", "0")
+    monkeypatch.setenv("MEEPLE_KERNEL_PGO", "0")
     return cython_code.folder()
 
 
@@ -65,7 +67,9 @@ def test_only_the_default_options_with_a_cache_get_a_quick_build(cache, monkeypa
 
 
 @needs_kernel
-def test_the_background_build_keeps_the_optimised_kernel_and_removes_the_quick_one(cache):
+def test_the_background_build_keeps_the_optimised_kernel_and_removes_the_quick_one(cache, monkeypatch):
+    """(With the profile on: this unit has no module to train, the plain build serves.)"""
+    monkeypatch.delenv("MEEPLE_KERNEL_PGO")
     plan = kernel_quick.plan(TINY)
     quick = kernel.module_name(kernel.module_key(TINY, plan.quick_options))
     cython_code._keep(cache, quick, b"the quick kernel")

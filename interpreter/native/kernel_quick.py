@@ -20,7 +20,9 @@ the terminal stops the command and not the build, and the command neither waits 
 nor leaves a process of its own behind (the process it starts forks the builder and ends
 at once: the system, not the command, then has the builder). The builder writes the
 kernel as every kernel is written (atomically, with its sha256 beside it: cython_code
-``_keep``), then removes the quick one. A build that fails leaves a mark
+``_keep``), then removes the quick one. It builds the optimised kernel guided by a
+profile of the kernel's own random games where it can (kernel_pgo.py), else plainly.
+A build that fails leaves a mark
 (``meeple_kbg_<key>.failed``) so that it is not tried again; the quick kernel serves.
 
 ``MEEPLE_KERNEL_QUICK=0`` turns this off: the optimised kernel is built at once and
@@ -37,7 +39,7 @@ import sysconfig
 from pathlib import Path
 
 from ...dsl import diskcache, settings
-from . import cython_code as native, kernel_build, kernel_pch
+from . import cython_code as native, kernel_build, kernel_pch, kernel_pgo
 
 PREFIX = "meeple_kbg_"
 QUICK = "-Og"
@@ -115,7 +117,7 @@ class Plan:
 
 
 def quick_options(options: list[str]) -> list[str]:
-    return [f for f in options if not f.startswith("-O")] + [QUICK]
+    return [f for f in options if not f.startswith("-O") and f not in kernel_build.OPTIMISED_ONLY] + [QUICK]
 
 
 def plan(source: str) -> Plan | None:
@@ -160,7 +162,7 @@ def finish(job: dict, lock_fd: int) -> None:
     if _kept(where, p.name) or diskcache.read_own(p.failed_path()) is not None:
         return
     try:
-        data = native._built(lambda tmp: kernel_build._build(p.name, p.key, source, tmp, options))
+        data = native._built(lambda tmp: kernel_pgo.build(p.name, p.key, source, tmp, options))
     except (kernel_build.KernelError, native.NativeError):
         data = None
     try:
