@@ -109,3 +109,23 @@ def test_a_guided_kernel_plays_the_same_games_and_perfts_as_python(ruleset, tmp_
     assert guided.kernel
     assert interpreter.playouts(guided, 30, seed=5) == interpreter.playouts(python, 30, seed=5)
     assert interpreter.perft(guided.new_game(seed=1), 3) == interpreter.perft(python.new_game(seed=1), 3)
+
+
+def test_the_kernel_built_at_once_is_guided_as_the_background_one_unless_options_are_given(monkeypatch):
+    """``MEEPLE_KERNEL_QUICK=0``: the optimised kernel built at once is the one the
+    background builds (kept under the same key), guided; options given are built as they
+    are (no profile: tests/conftest.py's -O0)."""
+    asked = []
+
+    def obtain(source, options, on_build=None, make_pch=True, builder=None):
+        asked.append((options, builder))
+        return object(), 0.0
+    monkeypatch.setattr(kernel, "obtain", obtain)
+    monkeypatch.setenv("MEEPLE_KERNEL_QUICK", "0")
+    monkeypatch.delenv("MEEPLE_KERNEL_CXXFLAGS", raising=False)
+    kernel.load_or_build("// a source")
+    assert asked == [(kernel_build.flags(), kernel_pgo.build)]
+    monkeypatch.setenv("MEEPLE_KERNEL_CXXFLAGS", "-O1")
+    asked.clear()
+    kernel.load_or_build("// a source")
+    assert asked == [(kernel_build.flags(), None)]

@@ -32,12 +32,13 @@ and ``kernel_types`` (what they share).
 """
 from __future__ import annotations
 
+import os
 from itertools import count
 
 from ...dsl.types import T, type_code
 from ..core import ops
 from ..core.primitives import PRIMITIVES, CxxCall, CxxOver, NotNative, emit
-from . import kernel_quick
+from . import kernel_pgo, kernel_quick
 from .cxx_text import Static, ident, literal
 from .kernel_around import AroundCounts
 from .kernel_branch_loops import BranchLoops
@@ -1259,11 +1260,15 @@ def load_or_build(source: str, on_build=None):
     """The extension module of this source: (module, seconds spent building; 0.0 when
     found in this process or on disk). Raises KernelError when it cannot be built or
     loaded. Where the default options serve, a quick build may serve first: see
-    kernel_quick.py."""
+    kernel_quick.py; else (``MEEPLE_KERNEL_QUICK=0``) the optimised kernel is built at
+    once as the background would build it, guided by a profile (kernel_pgo.py), so that
+    the kernel kept under its key is the same either way. Options given
+    (``MEEPLE_KERNEL_CXXFLAGS``) are built as they are."""
     quick = kernel_quick.plan(source)
     if quick is not None:
         return quick.obtain(on_build)
-    return obtain(source, flags(), on_build)
+    given = os.environ.get("MEEPLE_KERNEL_CXXFLAGS", "").split()
+    return obtain(source, flags(), on_build, builder=None if given else kernel_pgo.build)
 
 
 def build(prog, on_build=None) -> Kernel:

@@ -81,15 +81,18 @@ def module_name(key: str) -> str:
     return f"meeple_kernel_{key[:32]}"
 
 
-def obtain(source: str, options: list[str], on_build=None, make_pch: bool = True):
+def obtain(source: str, options: list[str], on_build=None, make_pch: bool = True, builder=None):
     """The module of ``source`` built with ``options``: from this process, the cache or
-    built now; (module, seconds spent building)."""
+    built now; (module, seconds spent building). ``builder(name, key, source, tmp,
+    options)``, where given, builds it in place of ``_build`` (kernel_pgo.build: the
+    optimised kernel guided by a profile)."""
     key = module_key(source, options)
     name = module_name(key)
+    make = (lambda tmp: builder(name, key, source, tmp, options)) if builder is not None \
+        else (lambda tmp: _build(name, key, source, tmp, options, make_pch))
     try:
         with _alone(key):
-            mod, _built, seconds = native.obtain(_loaded, key, name,
-                                                 lambda tmp: _build(name, key, source, tmp, options, make_pch),
+            mod, _built, seconds = native.obtain(_loaded, key, name, make,
                                                  usable=_kernel_module, on_build=on_build)
     except native.NativeError as e:
         raise KernelError(str(e)) from None

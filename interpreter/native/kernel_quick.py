@@ -25,8 +25,8 @@ profile of the kernel's own random games where it can (kernel_pgo.py), else plai
 A build that fails leaves a mark
 (``meeple_kbg_<key>.failed``) so that it is not tried again; the quick kernel serves.
 
-``MEEPLE_KERNEL_QUICK=0`` turns this off: the optimised kernel is built at once and
-waited for, as where the cache is off or ``MEEPLE_KERNEL_CXXFLAGS`` is set (then the
+``MEEPLE_KERNEL_QUICK=0`` turns this off: the optimised kernel is built at once (guided
+by a profile as in the background: kernel.load_or_build) and waited for, as where the cache is off or ``MEEPLE_KERNEL_CXXFLAGS`` is set (then the
 kernel is built with exactly those options)."""
 from __future__ import annotations
 
