@@ -61,6 +61,7 @@ SLOW = {
     ),
     "test_kernel_text_keys.py": (
         "test_the_keys_count_the_work_of_the_texts_as_python",
+        "test_names_joined_of_parts_of_known_sizes_are_keyed_as_python_counts_them",
     ),
     "test_kernel_branch_loops.py": (
         "test_branches_walked_in_place_give_python_s_games_and_work",
