@@ -144,8 +144,8 @@ class TextKeys:
         ``tk_join`` counts, as a sum of the parts' characters by weights known (the k-th
         of n parts' characters are counted by each + from the k-th on: n - k + 1 times,
         the first's n - 1 times, as the second's); else None (``tk_join``)."""
-        sizes = [self.fixed_size(x) for x in parts[:-1]]
-        if any(z is None for z in sizes) or not self._sure_text(parts[-1]):
+        sizes = [z for z in (self.fixed_size(x) for x in parts[:-1]) if z is not None]
+        if len(sizes) < len(parts) - 1 or not self._sure_text(parts[-1]):
             return None
         n, at, chars, work, lit, keys = len(parts), 0, 0, 0, 0, []
         for k, (x, (b, c)) in enumerate(zip(parts[:-1], sizes)):
