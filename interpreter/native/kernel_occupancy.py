@@ -16,7 +16,7 @@ last). A loop printed for a lasting keep (kernel_lasting.py, its zones' reads no
 through ``RZ``) walks every cell as before: each cell's emptiness it reads is noted."""
 from __future__ import annotations
 
-from .kernel_reads import reads_of, state
+from .kernel_reads import counters, reads_of, state
 from .kernel_walks import CELL_ID
 
 _WORD = 64
@@ -45,10 +45,16 @@ class OccupiedWalks:
         loop's variable; ``inside()``: the C++ within, the whole condition tested there),
         or None where another cell might pass it, where a lasting keep notes each zone
         it reads (``RZ``), or where the board's cells are no run of the zones."""
+        board = self.gen.facts.occupied_only(cl, cond)
+        return None if board is None else self.walk(board, sc, var, inside)
+
+    def walk(self, board: str, sc: dict, var: str, inside) -> str | None:
+        """The C++ loop over the occupied cells of ``board`` (see ``loop``), or None where
+        a lasting keep notes each zone it reads or the board's cells are no run of the
+        zones."""
         g = self.gen
-        board = g.facts.occupied_only(cl, cond)
         reads = reads_of(sc)
-        if board is None or (reads is not None and reads.through != "s.z"):
+        if reads is not None and reads.through != "s.z":
             return None
         cells = g.p.boards.get(board) or []
         if not cells or cells != list(range(cells[0], cells[0] + len(cells))):
@@ -69,6 +75,32 @@ class OccupiedWalks:
                     f"for (uint64_t {m} = {occ}[{w}] & occ_mask({w}, {a}, {b}); {m}; {m} &= {m} - 1) ")
             at = f"{self.lo} + {w} * {_WORD} + __builtin_ctzll({m})"
         return f"{head}{{ const Id {var} = (Id)({at}); {CELL_ID.format(var)}{inside()} }}"
+
+    def mapped(self, comp, sc: dict, t, out: str, n: str) -> str | None:
+        """``[f(c) for c in cells(b)]`` whose element is a literal on an empty cell
+        (core/occupancy.py, ``Facts.empty_default``: chess's position, ``code(c)``),
+        written into ``out`` (a ``Grow``) and its length into ``n``: the literal written
+        for every cell, then the element on the occupied cells alone, each at its cell's
+        place; the cells counted as before. Else None."""
+        g = self.gen
+        found = g.facts.empty_default(comp)
+        if found is None:
+            return None
+        board, k = found
+        cl = comp.clauses[0]
+        var, xs = g.fresh(cl.var), g.fresh("xs")
+        inner = dict(sc)
+        inner[cl.var] = (var, g.ty(cl.iter).arg)
+        cells = g.p.boards.get(board) or []
+        walk = self.walk(board, sc, var, lambda: f"{out}_p[{var} - {cells[0] if cells else 0}] = "
+                         f"{g.expr(comp.elem, inner, t.arg)};")
+        if walk is None:
+            return None
+        work = "" if g.facts.counted(cl.iter) else f"W({counters(sc)}, {xs}.size()); "
+        return (f"{{ const List<Id>& {xs} = {g.expr(cl.iter, sc, g.ty(cl.iter))}; {work}"
+                f"{out}.resize({xs}.size()); auto* const {out}_p = {out}.d; "
+                f"std::fill({out}_p, {out}_p + {xs}.size(), {g.ct(t.arg)}({g.expr(k, sc, t.arg)})); "
+                f"{walk} {n} = {xs}.size(); }}")
 
 
 def _mask(a: int, b: int) -> int:
