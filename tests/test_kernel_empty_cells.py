@@ -42,6 +42,10 @@ def test_the_kernel_writes_the_literal_then_walks_the_occupied_cells():
     for name in ("snap_of", "plain_of"):
         assert "std::fill(" in function_text(source, name) and ".z.occ[0]" in function_text(source, name)
     assert "std::fill(" not in function_text(source, "other_of")
+
+
+@needs_kernel
+def test_chess_writes_its_position_so():
     chess = kernel.Gen(interpreter.load("chess").for_players(2)).source()
     assert "std::fill(" in function_text(chess, "position")
 
