@@ -41,9 +41,22 @@ end when turns == 3
 score(p) = total
 """
 
+# The same turns, their names' parts of sizes known before any game (a cell's name, a
+# text of the rules, a function's text of one size) but the last: keyed with each part
+# shifted by the sizes before it and the work weighed (kernel_text_keys.py, _fixed_join);
+# the first turn's last part empty or one byte, some alike; the second's "é" of two bytes
+# and one character; the third's longer than 7 bytes, its last part past the key's bytes.
+FIXED = NAMES.replace('''function tag(c: grid, t: str): str =
+  if c.row == 2 then "é" + t elif c.row == 3 then c.name + "/long/" + t else c.name + "-" + t
+function tags(c: grid): list of str = if c.col == 1 then ["a", "a"] else ["a", "b"]''', '''function letter(k: int): str = if k == 1 then "a" else "b"
+function tag(c: grid, k: int): str =
+  if c.row == 2 then "é" + letter(k) elif c.row == 3 then c.name + "/long/" + letter(k)
+  else c.name + "-" + (if k == 1 then "" else letter(k))
+function tags(c: grid): list of int = if c.col == 1 then [2, 2] else [1, 2]''')
 
-def _program(native: bool, budgets=None):
-    return program_of(NAMES, "keys.meeple", native, budgets)
+
+def _program(native: bool, budgets=None, text: str = NAMES):
+    return program_of(text, "keys.meeple", native, budgets)
 
 
 def test_the_names_of_a_counted_decision_are_told_apart_by_their_keys():
@@ -63,13 +76,34 @@ def test_the_names_of_a_counted_decision_are_told_apart_by_their_keys():
     assert fast.native_fallbacks == 0
 
 
+def test_joins_of_parts_of_known_sizes_are_keyed_with_their_shifts_known():
+    source = kernel.Gen(_program(False, text=FIXED)).source()
+    assert source.count("const TK l_ =") == 3 and "tk_join(s," not in source
+    assert "tk_join(s," in kernel.Gen(_program(False)).source()   # (a text of the turn's)
+
+
+def test_names_joined_of_parts_of_known_sizes_are_keyed_as_python_counts_them():
+    fast, plain = _program(True, text=FIXED), _program(False, text=FIXED)
+    a, b = fast.new_game(2, 0), plain.new_game(2, 0)
+    assert [interpreter.perft(b, d) for d in (1, 2, 3)] == [5, 10, 50]
+    for _ in range(2):
+        assert [interpreter.perft(a, d) for d in (1, 2, 3)] == [interpreter.perft(b, d) for d in (1, 2, 3)]
+        assert interpreter.divide(a, 2) == interpreter.divide(b, 2)
+        a.apply(1)
+        b.apply(1)
+    assert fast.native_fallbacks == 0
+
+
+@pytest.mark.parametrize("fixed", [False, True], ids=["names", "fixed"])
 @pytest.mark.parametrize("depth", [1, 2, 3])
-def test_the_keys_count_the_work_of_the_texts_as_python(depth):
+def test_the_keys_count_the_work_of_the_texts_as_python(depth, fixed):
     """With one unit of work less than the count needs, the work runs out as in Python
     (the last turn's names: short, then of two-byte characters, then long); with just
     enough, the kernel counts them all."""
+    text = FIXED if fixed else NAMES
+
     def perft(native: bool, work: int):
-        program = _program(native, Budgets(work=work))
+        program = _program(native, Budgets(work=work), text)
         try:
             return interpreter.perft(program.new_game(2, 0), depth), program.native_fallbacks
         except RuleError as e:

@@ -59,6 +59,40 @@ class Occupancy:
             return None
         return table[1] if self._false_when_empty(cond, cl.var, 0) else None
 
+    def empty_default(self, comp):
+        """For a comprehension of one loop over ``cells(board)`` with no condition, whose
+        element, evaluated first thing on an empty cell, is a literal having evaluated
+        nothing that counts or fails (``if empty(c) then 0 else ...``, or a call of a
+        rule function so for the parameter given the cell: chess's ``code(c)``): the board
+        and that literal; else None. An engine may then write the literal for every cell
+        and evaluate the element on the occupied cells alone, in the cells' order: the
+        same list, work and calls (the board's cells counted as before)."""
+        if comp.cond is not None or len(comp.clauses) != 1:
+            return None
+        cl = comp.clauses[0]
+        table = self.table_list(cl.iter)
+        if table is None or table[0] != "cells":
+            return None
+        k = self._literal_when_empty(comp.elem, cl.var, 0)
+        return (table[1], k) if k is not None else None
+
+    def _literal_when_empty(self, e, var: str, depth: int):
+        """The literal ``e`` is where the cell ``var`` names is empty, evaluated first
+        thing (see ``empty_default``), or None."""
+        if e.node == "CondExpr":
+            ok = self._zone_test(e.cond, "empty", var) and e.then.node in ("IntLit", "BoolLit", "NoneLit")
+            return e.then if ok else None
+        if e.node != "Call" or self.call_kind(e) != "function":
+            return None
+        fd = self.c.functions[e.func]
+        if depth >= _DEPTH or e.func in self.counts_calls or len(fd.params) != len(e.args) \
+                or not all(self.harmless(a) for a in e.args):
+            return None
+        for q, a in zip(fd.params, e.args):
+            if a.node == "Var" and a.name == var:
+                return self._literal_when_empty(fd.body, q.name, depth + 1)
+        return None
+
     def _false_when_empty(self, e, var: str, depth: int, occupied: bool = True) -> bool:
         """Whether ``e``, evaluated first thing, is false where the cell ``var`` names is
         empty, having evaluated nothing that counts or fails: ``occupied(var)``, ``not

@@ -490,7 +490,8 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
             # (one loop over a list, its own elements kept where the condition holds:
             # written in place, no branch on the condition's last test)
             n = self.fresh("n")
-            body = self.loops(e, sc, None, reserve=out, compact=(n, lambda inner: self.expr(e.elem, inner, t.arg)))
+            body = self.occupied.mapped(e, sc, t, out, n) or self.loops(
+                e, sc, None, reserve=out, compact=(n, lambda inner: self.expr(e.elem, inner, t.arg)))
             # (inlined where it is used: the state and the arguments in registers, not
             # read again through the lambda's captures after each element written)
             return (f"([&]() __attribute__((always_inline)) -> {self.ct(t)} {{ Grow<{el}> {out}; size_t {n} = 0; "

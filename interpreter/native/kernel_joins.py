@@ -28,6 +28,8 @@ class JoinedLists:
     """Gen's ``a + b`` of lists of numbers or ids, built once (see the module's docstring)."""
 
     if TYPE_CHECKING:
+        occupied: Any
+
         def fresh(self, base: str) -> str: ...
         def expr(self, e, sc: dict, want=None) -> str: ...
         def ty(self, e) -> Any: ...
@@ -70,8 +72,8 @@ class JoinedLists:
         if self.elementwise(first, sc) is not None or self._static_cells(first, sc, t) is not None:
             return None
         out, n = self.fresh("out"), self.fresh("n")
-        body = self.loops(first, sc, None, reserve=out,
-                          compact=(n, lambda inner: self.expr(first.elem, inner, t.arg)))
+        body = self.occupied.mapped(first, sc, t, out, n) or self.loops(
+            first, sc, None, reserve=out, compact=(n, lambda inner: self.expr(first.elem, inner, t.arg)))
         rest = "".join(" ".join(f"{out}.put({self.expr(x, sc, t.arg)});" for x in p.items)
                        + f" W({counters(sc)}, (I){out}.n); " for p in written)
         room = sum(len(p.items) for p in written)

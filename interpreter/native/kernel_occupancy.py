@@ -20,7 +20,7 @@ last). A loop printed for a lasting keep (kernel_lasting.py, its zones' reads no
 through ``RZ``) walks every cell as before: each cell's emptiness it reads is noted."""
 from __future__ import annotations
 
-from .kernel_reads import reads_of, state
+from .kernel_reads import counters, reads_of, state
 from .kernel_walks import CELL_ID
 
 _WORD = 64
@@ -64,6 +64,16 @@ class OccupiedWalks:
             board = g.facts.occupied_only(cl, cond, occupied=False)
         if board is None:
             return self._related(cl, cond, sc, var, inside)
+        return self.walk(board, sc, var, inside, empty)
+
+    def walk(self, board: str, sc: dict, var: str, inside, empty: bool = False) -> tuple[str, str] | None:
+        """The C++ loop over the occupied cells of ``board`` (the empty ones: ``empty``)
+        and how many it walks (see ``loop``), or None where a lasting keep notes each zone
+        it reads or the board's cells are no run of the zones."""
+        g = self.gen
+        reads = reads_of(sc)
+        if reads is not None and reads.through != "s.z":
+            return None
         cells = g.p.boards.get(board) or []
         if not cells or cells != list(range(cells[0], cells[0] + len(cells))):
             return None
@@ -132,6 +142,32 @@ class OccupiedWalks:
             body.extend(f"{x:#x}ULL" for x in row)
         return tables.table(("RELOCC", name),
                             lambda t: f"static const uint64_t {t}[{nz * words}] = {{{', '.join(body)}}};")
+
+    def mapped(self, comp, sc: dict, t, out: str, n: str) -> str | None:
+        """``[f(c) for c in cells(b)]`` whose element is a literal on an empty cell
+        (core/occupancy.py, ``Facts.empty_default``: chess's position, ``code(c)``),
+        written into ``out`` (a ``Grow``) and its length into ``n``: the literal written
+        for every cell, then the element on the occupied cells alone, each at its cell's
+        place; the cells counted as before. Else None."""
+        g = self.gen
+        found = g.facts.empty_default(comp)
+        if found is None:
+            return None
+        board, k = found
+        cl = comp.clauses[0]
+        var, xs = g.fresh(cl.var), g.fresh("xs")
+        inner = dict(sc)
+        inner[cl.var] = (var, g.ty(cl.iter).arg)
+        cells = g.p.boards.get(board) or []
+        walk = self.walk(board, sc, var, lambda: f"{out}_p[{var} - {cells[0] if cells else 0}] = "
+                         f"{g.expr(comp.elem, inner, t.arg)};")
+        if walk is None:
+            return None
+        work = "" if g.facts.counted(cl.iter) else f"W({counters(sc)}, {xs}.size()); "
+        return (f"{{ const List<Id>& {xs} = {g.expr(cl.iter, sc, g.ty(cl.iter))}; {work}"
+                f"{out}.resize({xs}.size()); auto* const {out}_p = {out}.d; "
+                f"std::fill({out}_p, {out}_p + {xs}.size(), {g.ct(t.arg)}({g.expr(k, sc, t.arg)})); "
+                f"{walk[0]} {n} = {xs}.size(); }}")
 
 
 def _mask(a: int, b: int) -> int:

@@ -87,7 +87,11 @@ class TextKeys:
                     e = e.left
                     parts.append(e.right)
                 parts.append(e.left)
-                joined = ", ".join(self.text_key(x, sc) for x in reversed(parts))
+                parts.reverse()
+                fixed = self._fixed_join(parts, sc)
+                if fixed is not None:
+                    return fixed
+                joined = ", ".join(self.text_key(x, sc) for x in parts)
                 return f"tk_join({counters(sc)}, {joined})"
             case "Attr" if e.name == "name" and self.ty(e.obj).tag == "cell":
                 # (a cell's name: a table of the names' keys, as the table of the names,
@@ -104,6 +108,62 @@ class TextKeys:
                 return f"{self.key_function(e.func)}(s{''.join(', ' + a for a in given)})"
         code = self.expr(e, sc, STR)
         return f"tk(sure({code}))" if self._never_none(e) else f"tk({code})"
+
+    def fixed_size(self, e) -> tuple[int, int] | None:
+        """(bytes, characters) of every text ``e`` can be, where they are known before
+        any game (never none then): a text of the rules, a cell's name where all the
+        cells' names have them, a condition between two such texts of one size, a join of
+        such texts, a plain call of a rule function whose body is one; else None."""
+        match e.node:
+            case "StrLit":
+                return len(e.value.encode("utf-8")), len(e.value)
+            case "CondExpr":
+                a = self.fixed_size(e.then)
+                return a if a is not None and a == self.fixed_size(e.other) else None
+            case "BinOp" if e.op == "+" and self.ty(e).tag == "str":
+                a, b = self.fixed_size(e.left), self.fixed_size(e.right)
+                return (a[0] + b[0], a[1] + b[1]) if a is not None and b is not None else None
+            case "Attr" if e.name == "name" and self.ty(e.obj).tag == "cell":
+                sizes = {(len(v.encode("utf-8")), len(v)) for v in self.ns["CELL_NAME"] if isinstance(v, str)}
+                return sizes.pop() if len(sizes) == 1 else None
+            case "Call" if self._keyed_call(e):
+                return self.fixed_size(self.c.functions[e.func].body)
+        return None
+
+    def _sure_text(self, e) -> bool:
+        """Whether the text ``e`` is never none: of a size known (``fixed_size``), or as
+        kernel_text_parts.py tells, or a condition between two such texts."""
+        if e.node == "CondExpr":
+            return self._sure_text(e.then) and self._sure_text(e.other)
+        return self.fixed_size(e) is not None or self._never_none(e)
+
+    def _fixed_join(self, parts: list, sc: dict) -> str | None:
+        """The key of the join of ``parts`` (two or more) where all but the last have a
+        size known before any game (``fixed_size``) and the last is never none: each
+        part's key shifted by the bytes before it (known: no loop, no test) and the work
+        ``tk_join`` counts, as a sum of the parts' characters by weights known (the k-th
+        of n parts' characters are counted by each + from the k-th on: n - k + 1 times,
+        the first's n - 1 times, as the second's); else None (``tk_join``)."""
+        sizes = [z for z in (self.fixed_size(x) for x in parts[:-1]) if z is not None]
+        if len(sizes) < len(parts) - 1 or not self._sure_text(parts[-1]):
+            return None
+        n, at, chars, work, lit, keys = len(parts), 0, 0, 0, 0, []
+        for k, (x, (b, c)) in enumerate(zip(parts[:-1], sizes)):
+            if at < 8 and b:
+                if x.node == "StrLit":
+                    lit |= int.from_bytes(x.value.encode("utf-8")[:8].ljust(8, b"\0"), "big") >> (8 * at)
+                else:
+                    keys.append(f"({self.text_key(x, sc)}.k >> {8 * at})")
+            work += c * (n - max(k, 1))
+            at, chars = at + b, chars + c
+        keys.append(f"{lit:#x}ULL")
+        key = " | ".join(keys)
+        s = counters(sc)
+        tail = self.text_key(parts[-1], sc)
+        shift = f"(l_.k >> {8 * at})" if at < 8 else "0"
+        return (f"([&]() -> TKs {{ const uint64_t k_ = {key}; const TK l_ = {tail}; "
+                f"W({s}, {work} + l_.c); const size_t b_ = {at} + l_.b; "
+                f"return TKs{{{{b_ <= 7 ? k_ | {shift} : 0, b_, {chars} + l_.c}}}}; }}())")
 
     def _keyed_call(self, e) -> bool:
         """Whether ``e`` calls a rule function whose value is a text, plainly (no keep,

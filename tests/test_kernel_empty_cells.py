@@ -1,0 +1,73 @@
+"""Lists of a value per cell of a board that is a literal on an empty cell
+(core/occupancy.py, ``Facts.empty_default``; interpreter/native/kernel_occupancy.py,
+``OccupiedWalks.mapped``): ``[code(c) for c in cells(b)]`` where ``code(c) = if empty(c)
+then 0 elif ...`` (chess's position, kept for the repetition rule) writes the literal for
+every cell, then evaluates the element on the occupied cells alone, by the kernel's index
+of them; the same lists, work and calls as Python (tests/testdata/empty_cells.meeple: a
+call through two functions, a condition written in place, and a join after it)."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from kernel_support import function_text, kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
+from lockstep import kernel_difference, program_of, work_counted_as_python
+from meeple.interpreter.native import kernel
+from meeple.interpreter.native.kgame import KernelGame
+
+from meeple import interpreter
+
+pytestmark = pytest.mark.kernels
+
+RULES = (Path(__file__).resolve().parent / "testdata" / "empty_cells.meeple").read_text()
+
+
+def compiled(native: bool, budgets=None):
+    return program_of(RULES, "empty_cells.meeple", native, budgets)
+
+
+def test_which_lists_are_a_literal_on_an_empty_cell():
+    prog = compiled(False)
+    fs, facts = prog.checked.functions, prog.facts
+    snap = fs["snap_of"].body.left   # (the comprehension, then [turns, 9])
+    assert facts.empty_default(snap)[0] == "grid" and facts.empty_default(snap)[1].value == 0
+    assert facts.empty_default(fs["plain_of"].body)[1].value == 7
+    assert facts.empty_default(fs["other_of"].body) is None   # (a literal on an occupied cell)
+
+
+@needs_kernel
+def test_the_kernel_writes_the_literal_then_walks_the_occupied_cells():
+    source = kernel.Gen(compiled(False)).source()
+    for name in ("snap_of", "plain_of"):
+        assert "std::fill(" in function_text(source, name) and ".z.occ[0]" in function_text(source, name)
+    assert "std::fill(" not in function_text(source, "other_of")
+
+
+@needs_kernel
+def test_chess_writes_its_position_so():
+    chess = kernel.Gen(interpreter.load("chess").for_players(2)).source()
+    assert "std::fill(" in function_text(chess, "position")
+
+
+@needs_kernel
+def test_the_lists_are_python_s_after_every_move():
+    fast, plain = compiled(True), compiled(False)
+    moves = 0
+    for seed in range(4):
+        a, b = fast.new_game(2, seed), plain.new_game(2, seed)
+        assert isinstance(a, KernelGame) and a.live
+        rnd = random.Random(seed)
+        while not b.over:
+            assert kernel_difference(a.kernel_state(), b) is None, (seed, moves)
+            i = rnd.randrange(b.move_count())
+            a.apply(i)
+            b.apply(i)
+            moves += 1
+        assert kernel_difference(a.kernel_state(), b) is None and a.result == b.result
+    assert moves >= 96 and fast.native_fallbacks == 0
+
+
+@needs_kernel
+def test_the_work_counted_is_python_s_to_the_last_unit():
+    work_counted_as_python(compiled, 10, 1 << 14)
