@@ -172,6 +172,9 @@ SLOW = {
         "test_a_name_that_hides_an_enum_is_no_list_in_order",
         "test_a_pure_part_of_a_list_s_elements_is_read_from_a_row_made_once",
     ),
+    "test_kernel_lists.py": (
+        "test_lists_made_at_their_size_play_as_python",
+    ),
     "test_kernel_components.py": (
         "test_a_stone_that_joins_a_kept_group_reads_it_rather_than_walking_it_again",
         "test_random_games_check_by_the_points_noted_as_the_reference_plays",

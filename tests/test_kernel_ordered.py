@@ -133,7 +133,7 @@ def test_a_pure_part_of_a_list_s_elements_is_read_from_a_row_made_once():
     source = kernel.Gen(plain).source()
     assert len(re.findall(r"const I\* uV\d+_row = uP_\w+\(s, ", source)) == 3, "no rows"
     assert "static I T" in source and "[6][12]; static uint8_t T" in source
-    assert re.search(r"at\(s\.uG_xs, mod\(add\(uV\d+_k, s\.uG_n\)", source)
+    assert re.search(r"at\(uV\d+_view, mod\(add\(uV\d+_k, s\.uG_n\)", source)   # (xs: kernel_lists.hpp, ListView)
     never = ROWS.replace("if n == 7 { last = none }", "")
     fast = program_of(never, "rows.meeple", True)
     assert kernel_plays_as_python(fast, program_of(never, "rows.meeple", False), 6) == 6 * 10

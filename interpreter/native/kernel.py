@@ -69,7 +69,7 @@ from .kernel_module import ModuleWriter
 from .kernel_names import NamedValues
 from .kernel_occupancy import OccupiedWalks
 from .kernel_operators import Operators
-from .kernel_ordered import ascending_options, reserve_size
+from .kernel_ordered import ascending_options, kept_seen, reserve_size, track_seen
 from .kernel_products import ProductOptions
 from .kernel_ranged import RangedCalls
 from .kernel_reads import StateReads, counters, state, zone_read
@@ -484,6 +484,9 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         static = self._static_cells(e, sc, t)
         if static is not None:
             return static
+        filled = self.filled_range(e, sc)   # (a range's, its size known first: kernel_rows.py)
+        if filled is not None:
+            return filled
         el = self.ct(t.arg)
         out = self.fresh("out")
         if self._compactable(e, el):
@@ -504,8 +507,10 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
             body = self.loops(e, sc, lambda inner, test: f"{out}.push_if({self.expr(e.elem, inner, t.arg)}, "
                               f"(bool)({test}));", reserve=out, whole=True, truth=True)
         else:
+            track_seen(self, e)   # (its size kept for its next first guess: kernel_ordered.py)
             body = self.loops(e, sc, lambda inner: f"{out}.push_back({self.expr(e.elem, inner, t.arg)});",
                               reserve=out, whole=True)
+            body += kept_seen(self, e, out)
         if el in ("Id", "I"):   # (numbers or ids: the first of them on the stack, cxx/kernel_rt.hpp)
             return f"([&]() -> {self.ct(t)} {{ Build<{el}> {out}; {body} return {out}.list(); }}())"
         return f"([&]() -> {self.ct(t)} {{ Vec<{el}> {out}; {body} return {self.ct(t)}(std::move({out})); }}())"

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...dsl import ast as ir
+from .kernel_ordered import kept_seen, track_seen
 from .kernel_reads import counters
 from .kernel_types import BOOL
 
@@ -75,6 +76,8 @@ class FilteredCalls:
         code = []
         for i, part in enumerate(parts):
             if part.node == "Comprehension":
+                if i == 0:
+                    track_seen(self, part)
                 code.append(self.loops(part, sc, lambda within, i=i, part=part: kept(
                     i, self.expr(part.elem, within, pt.arg)), reserve=out if i == 0 else None, whole=True))
             else:
@@ -86,6 +89,7 @@ class FilteredCalls:
         terms = [] if self.facts.counted(body.clauses[0].iter) else [f"{n}[{j}]" for j in range(len(parts))]
         terms += [f"{len(parts) - max(j, 1)} * {n}[{j}]" for j in range(len(parts)) if len(parts) > 1]
         work = f"W({counters(sc)}, {' + '.join(terms)}); " if terms else ""
+        work += kept_seen(self, parts[0], out) if parts[0].node == "Comprehension" else ""
         return (f"([&]() -> {lt} {{ {binds}Vec<{el}> {out}; I {n}[{len(parts)}] = {{}}; "
                 f"{' '.join(code)} {work}return {lt}(std::move({out})); }}())")
 

@@ -35,7 +35,11 @@ loops whose variables were met before it.
 list's size times the largest size of each later loop's list, where known before the
 loops run (an enum's values, a range of literals, a list written out), so that the
 vector is not grown as it is filled (pentago's 288 moves were reserved 72, then grown
-twice).
+twice). Where a later loop's size is not known, twice the first's, or the most the
+same comprehension made lately (fading) if larger, where its builder keeps it
+(``track_seen``, ``kept_seen``; cxx/kernel_lists.hpp, ``at_least_seen``): a chess
+position's moves, more than two a man in a middle game, grew at every decision.
+Capacity alone: no element, order or count of work depends on it.
 """
 from __future__ import annotations
 
@@ -275,8 +279,25 @@ def reserve_size(gen, comp, xs: str, count: bool = False) -> str:
     for cl in comp.clauses[1:]:
         k = _static_size(gen, cl.iter)
         if k is None:
-            return f"2 * {xs}"
+            sites = gen.__dict__.get("seen_sites", {})
+            if id(comp) not in sites:
+                return f"2 * {xs}"
+            seen = sites[id(comp)] = gen.tables.table(("SEEN", id(comp)), lambda t: f"static size_t {t} = 0;")
+            return f"at_least_seen(2 * {xs}, {seen})"
         n *= max(k, 1)
     if n == 1:
         return xs
     return f"std::min<size_t>({n} * {xs}, {_MAX_RESERVE})"
+
+
+def track_seen(gen, comp) -> None:
+    """Says that the builder of ``comp`` keeps the size it made (``kept_seen``), so that
+    ``reserve_size`` may guess from the sizes it made (cxx/kernel_lists.hpp, keep_seen)."""
+    gen.__dict__.setdefault("seen_sites", {})[id(comp)] = None
+
+
+def kept_seen(gen, comp, out: str) -> str:
+    """The C++ that keeps the size of ``out``, the vector ``comp`` filled, for its next
+    ``reserve_size`` (none where that guessed none from it)."""
+    seen = gen.__dict__.get("seen_sites", {}).pop(id(comp), None)
+    return f"keep_seen({seen}, {out}.size(), {_MAX_RESERVE}); " if seen else ""

@@ -12,8 +12,7 @@ needed by the same C++ that computed it in place (each ``k`` in order), kept in 
 static table of the module (no part of any state: it reads none), and read by ``k``
 in the loop: ``at[row[k - A]]``, the element printed with that read in the part's
 place (a scope entry keyed by the part's node, which ``Gen.expr`` reads), the list's
-room for its ``B - A + 1`` elements made at once, where it outgrows the stack
-(``Build::reserve``).
+room for its ``B - A + 1`` elements made at once (``Fill``, cxx/kernel_lists.hpp).
 
 The same values, work and calls as in place: ``P``'s value is that of ``k`` and the
 locals alone, a fact of the IR (core/pure.py, ``given_alone``: it reads nothing of
@@ -60,6 +59,8 @@ class TabledRows:
         def expr(self, e, sc: dict, want=None) -> str: ...
         def calls_kept(self) -> Any: ...
 
+        def _named(self, e, sc: dict) -> bool: ...
+
     def tabled_rows(self, e, sc: dict) -> str | None:
         """The C++ of the comprehension ``e`` (compiled in the scope ``sc``) with a pure
         part of its element read from a row of a table (see the module's docstring), or
@@ -85,13 +86,60 @@ class TabledRows:
         inner = dict(sc)
         inner[cl.var] = (k, self.ty(it).arg)
         inner[id(part)] = (f"{r}[{k} - ({lo}LL)]", self.ty(part))   # (the part read from its row: Gen.expr)
+        views = self._views(e.elem, cl.var, sc, inner)
         with self.calls_kept():   # (as a call is printed where the part is tabled: kernel_ranged.py)
             elem = self.expr(e.elem, inner, t.arg)
         out, a, b = self.fresh("out"), self.fresh("lo"), self.fresh("hi")
         given = "".join(f", {sc[n][0]}" for n, _t in locals_)
-        return (f"([&]() -> {self.ct(t)} {{ Build<{el}> {out}; {{ I {a} = ((I){lo}LL), {b} = ((I){hi}LL); "
-                f"range_work({counters(sc)}, {a}, {b}); {out}.reserve({hi - lo + 1}); const I* {r} = {row}({state(sc)}{given}); "
-                f"for (I {k} = {a}; {k} <= {b}; ++{k}) {{ {out}.push_back({elem}); }} }} return {out}.list(); }}())")
+        return (f"([&]() -> {self.ct(t)} {{ I {a} = ((I){lo}LL), {b} = ((I){hi}LL); "
+                f"range_work({counters(sc)}, {a}, {b}); Fill<{el}> {out}({hi - lo + 1}); {views}"
+                f"const I* {r} = {row}({state(sc)}{given}); "
+                f"for (I {k} = {a}; {k} <= {b}; ++{k}) {{ {out}.push_back({elem}); }} return {out}.list(); }}())")
+
+    def filled_range(self, e, sc: dict) -> str | None:
+        """The C++ of ``[E(k) for k in a..b]`` (no condition, numbers or ids): the range
+        walked as ``Gen.loops`` walks it (its work counted first), each element written in
+        its place in a list made at once for ``b - a + 1`` of them (``Fill``,
+        cxx/kernel_lists.hpp), where ``Build`` copied them from the stack into a vector,
+        then into the list; else None."""
+        if len(e.clauses) != 1 or e.cond is not None:
+            return None
+        cl = e.clauses[0]
+        it = cl.iter
+        t = self.ty(e)
+        el = self.ct(t.arg)
+        if not (it.node == "BinOp" and it.op == "..") or el not in ("I", "Id") or self.ty(it).tag != "list":
+            return None
+        a, b = self.expr(it.left, sc, INT), self.expr(it.right, sc, INT)
+        out, lo, hi, k = self.fresh("out"), self.fresh("lo"), self.fresh("hi"), self.fresh(cl.var)
+        inner = dict(sc)
+        inner[cl.var] = (k, self.ty(it).arg)
+        views = self._views(e.elem, cl.var, sc, inner)
+        elem = self.expr(e.elem, inner, t.arg)
+        return (f"([&]() -> {self.ct(t)} {{ I {lo} = {a}, {hi} = {b}; range_work({counters(sc)}, {lo}, {hi}); "
+                f"Fill<{el}> {out}({hi} >= {lo} ? (size_t)({hi} - {lo} + 1) : 0); {views}"
+                f"for (I {k} = {lo}; {k} <= {hi}; ++{k}) {{ {out}.push_back({elem}); }} return {out}.list(); }}())")
+
+    def _views(self, elem, var: str, sc: dict, inner: dict) -> str:
+        """The C++ that takes, before a list's loop over ``var``, a view (``ListView``,
+        cxx/kernel_lists.hpp) of each list of numbers or ids a name holds (a local, a
+        variable, a table: ``Gen._named``; not ``var``) that ``elem`` indexes (not
+        inside a loop of its own), each entered in ``inner`` as the list's C++ there
+        (``Gen.expr``): its elements and size read once, not at each element."""
+        code = ""
+        todo = [elem]
+        while todo:
+            n = todo.pop(0)
+            todo.extend(_children(n))
+            if n.node != "Index" or n.obj.node != "Var" or n.obj.name == var or not self._named(n.obj, sc):
+                continue
+            lt = self.ty(n.obj)
+            if lt.tag != "list" or lt.arg is None or self.ct(lt.arg) not in ("I", "Id"):
+                continue
+            v = self.fresh("view")
+            code += f"const ListView<{self.ct(lt.arg)}> {v}({self.expr(n.obj, sc)}); "
+            inner[id(n.obj)] = (v, lt)
+        return code
 
     def _pure_parts(self, elem, var: str, sc: dict):
         """The parts of ``elem``, largest first, that are numbers made of ``var`` and
