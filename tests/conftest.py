@@ -179,6 +179,7 @@ SLOW = {
         "test_a_stone_that_joins_a_kept_group_reads_it_rather_than_walking_it_again",
         "test_random_games_check_by_the_points_noted_as_the_reference_plays",
     ),
+    "test_kernel_lent.py": ("test_lent_lists_give_python_s_games_and_work",),
     "test_kernel_walk_views.py": (
         "test_walks_passed_whole_give_python_s_games_and_work",
         "test_rays_at_the_edges_give_python_s_games_and_work",

@@ -64,6 +64,7 @@ from .kernel_filters import FilteredCalls
 from .kernel_fold import ConstantJoins
 from .kernel_joins import JoinedLists
 from .kernel_layout import LOOP_INDEX, Layout, plain
+from .kernel_lent import LentLists
 from .kernel_memo import MemoCalls
 from .kernel_module import ModuleWriter
 from .kernel_names import NamedValues
@@ -88,7 +89,8 @@ MAX_SOURCE = 8_000_000  # characters of C++ a kernel may have (chess: 140,000)
 
 class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists, KnownLoops,
           EmptyLists, WalkViews, TabledRows, ConstantJoins, FilteredCalls,
-          RangedCalls, StateReads, FilterLoops, BranchLoops, NamedValues, Operators, TextKeys, AroundCounts):
+          RangedCalls, StateReads, FilterLoops, BranchLoops, NamedValues, Operators, TextKeys, AroundCounts,
+          LentLists):
     """Writes the C++ of one program (``source()``)."""
 
     def __init__(self, prog):
@@ -117,6 +119,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         self.keepable: dict[str, bool] = {}  # see kept (kernel_memo.py)
         self.kept_made: set = set()
         self.any_order: dict[int, object] = {}
+        self.lending: set[int] = set()   # (comprehensions lent to the call printed: kernel_lent.py)
         self.proc_ends: list[int] = []     # each procedure's end (its instructions' count)
         self.pre_state: list[str] = []     # declarations the state's struct needs
         # where procedures' values go (by the code a callee's frame holds): (caller,
@@ -495,6 +498,9 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
             n = self.fresh("n")
             body = self.occupied.mapped(e, sc, t, out, n) or self.loops(
                 e, sc, None, reserve=out, compact=(n, lambda inner: self.expr(e.elem, inner, t.arg)))
+            if id(e) in self.lending:   # (in the caller's frame, read alone: kernel_lent.py)
+                return (f"([&]({self.lent_type(el)}&& {out}) __attribute__((always_inline)) -> const {self.ct(t)}& {{ "
+                        f"size_t {n} = 0; {body} {out}.resize({n}); return {out}.lend(); }}({self.lent_type(el)}()))")
             # (inlined where it is used: the state and the arguments in registers, not
             # read again through the lambda's captures after each element written)
             return (f"([&]() __attribute__((always_inline)) -> {self.ct(t)} {{ Grow<{el}> {out}; size_t {n} = 0; "
@@ -567,7 +573,14 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         if kind == "builtin":
             return self.builtin(e, f, sc)
         if kind == "function":   # (a filter over a list made for it: kernel_filters.py)
-            return self.filtered_call(e, sc) or self.ranged_call(e, sc) or self.function_call(e, sc)
+            found = self.filtered_call(e, sc) or self.ranged_call(e, sc)
+            if found:
+                return found
+            outer, self.lending = self.lending, self.lend_args(e)   # (lists lent: kernel_lent.py)
+            try:
+                return self.function_call(e, sc)
+            finally:
+                self.lending = outer
         if kind in ("tuple", "rows"):
             fn = self.tables.relation_n(f, len(e.args))
             return f"{fn}({', '.join(self.expr(a, sc) for a in e.args)})"

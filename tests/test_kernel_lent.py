@@ -1,0 +1,79 @@
+"""``[x for x in xs if cond]`` passed to a rule function that only reads that parameter
+(its size, an element, a loop over it, ``in``, or a function that only reads it:
+chess's ``dead([c for c in cells(square) if occupied(c) and ...])``) is lent from the
+caller's frame, no list made on the heap (kernel_lent.py): short (in the list's
+handle), on the stack, and longer than the stack's part. A function that returns its
+list, joins it, keeps it in a list, or passes it to a function that does, gets a list
+made as ever. The kernel's games, states and work stay Python's."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
+from lockstep import kernel_playouts_as_python, program_of, work_counted_as_python
+from meeple.interpreter.native import kernel
+
+pytestmark = pytest.mark.kernels
+
+RULES = """ruleset lent
+players 2..2
+kind Disc { var seat: int = 0 }
+board b: grid(rows: 9, cols: 9) holds Disc
+zone box: Disc
+deck discs into box { Disc() for i in 1..81 }
+var seen: int = 0
+function far(l: list of b, c: b): int = if c in l then size(l) else 0 - size(l)
+function spread(l: list of b, c: b): int =
+  if empty(l) then 1
+  else size(l) * 3 + l[0].row + last(l).col + count(y for y in l if y.row == c.row) + far(l, c)
+    + (if c not in l then 7 else 0)
+function keeps(l: list of b): list of b = l
+function joins(l: list of b): int = size(l + [first(l)])
+function holds(l: list of b): int = size([l, l])
+function passes(l: list of b): int = size(keeps(l))
+turn {
+  let s = seat(active)
+  choose x from [c for c in cells(b) if empty(c)] as "place"
+  let d = top(box)
+  d.seat = s
+  move d to x
+  seen = seen + spread([c for c in cells(b) if occupied(c) and top(c).seat == s], x)
+    + spread([c for c in cells(b) if occupied(c) and c.row == x.row and c.col <= x.col], x)
+    + spread([c for c in cells(b) if occupied(c) and c.row == 1 and c.col == 1], x)
+    + spread([c for c in cells(b) if occupied(c) or c.row == x.row], x)
+    + size(keeps([c for c in cells(b) if occupied(c)]))
+    + joins([c for c in cells(b) if occupied(c)]) + holds([c for c in cells(b) if occupied(c)])
+    + passes([c for c in cells(b) if occupied(c)])
+}
+end when size(box) == 0
+score(p) = seen % 1000 + seat(p)
+"""
+
+
+def compiled(native: bool, budgets=None):
+    return program_of(RULES, "lent.meeple", native, budgets)
+
+
+def test_lists_only_read_are_lent_and_others_made():
+    source = kernel.Gen(compiled(False)).source()
+    assert "struct Lent : Grow<T>" in source
+    assert len(re.findall(r"uF_spread\(s, \(\[&\]\(Lent<Id>&& uV\d+_out\) __attribute__\(\(always_inline\)\) "
+                          r"-> const List<Id>& \{", source)) == 4
+    assert len(re.findall(r"return uV\d+_out\.lend\(\); \}\(Lent<Id>\(\)\)", source)) == 4
+    # (returned, joined, kept in a list, passed to a function that returns it: made)
+    for f in ("keeps", "joins", "holds", "passes"):
+        assert re.search(rf"uF_{f}\(s, \(\[&\]\(\) __attribute__\(\(always_inline\)\) -> List<Id> \{{", source), f
+
+
+def test_a_list_passed_on_to_a_function_that_returns_it_is_not_lent():
+    # (spread hands its list to keeps, which returns it: no list lent anywhere)
+    source = kernel.Gen(compiled(False)).source()
+    plain = kernel.Gen(program_of(RULES.replace("+ far(l, c)", "+ size(keeps(l))"), "lent.meeple", False)).source()
+    assert "Lent<" in source and "Lent<" not in plain
+
+
+@needs_kernel
+def test_lent_lists_give_python_s_games_and_work():
+    kernel_playouts_as_python(compiled(True), compiled(False), 4, seed=3)
+    work_counted_as_python(compiled, 70, 1 << 16)
