@@ -392,7 +392,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
             f"I w0_ = s.work, c0_ = s.calls; "
             f"{rt} v_ = {rec or fn}(s{args}); "
             f"e.epoch = EPOCH; {store} e.v = v_; e.work = w0_ - s.work; e.calls = s.calls - c0_; "
-            f"{('e.deps = deps_read(); ' if self.notes(name) else '') + 'e.last = true; ' if rec else ''}return v_; }}")
+            f"{('deps_into(e.deps); ' if self.notes(name) else '') + 'e.last = true; ' if rec else ''}return v_; }}")
         return ident("K", name)
 
     def _kept_hop(self, name: str, sig: str, rec: str | None, rt: str, args: str, keys: list,
@@ -460,7 +460,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
                 f"if ({recheck}) {{ e.epoch = EPOCH; {reseal} {hit} }} }} {grown}"
                 f"I w0_ = s.work, c0_ = s.calls; {rt} v_ = {rec}(s{args}); "
                 f"e.epoch = EPOCH; {store} e.v = v_; e.work = w0_ - s.work; e.calls = s.calls - c0_; "
-                f"e.deps = deps_read(); {'e.took = false; ' if touched else ''}e.last = true; {seal} return v_; }}\n{fast}")
+                f"deps_into(e.deps); {'e.took = false; ' if touched else ''}e.last = true; {seal} return v_; }}\n{fast}")
 
     def _grown(self, name: str, keys: list, g: str, seal: str) -> str:
         """In ``_kept_hop``'s entry ``e``: the C++ that serves a list ``g`` (the
@@ -485,7 +485,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
                 f"if ({old_g}) {{ {self._charged()}"
                 f"const List<Id> add_ = List<Id>::of_n({g}.begin() + e_g_.size(), {g}.size() - e_g_.size()); "
                 f"I w0_ = s.work; List<Id> v_ = {ext}(s, e.v, e.deps{grown_args}); e.work += w0_ - s.work; "
-                f"e.epoch = EPOCH; {field} = {g}; e.v = v_; e.deps = deps_read(); {'e.took = false; ' if touched else ''}"
+                f"e.epoch = EPOCH; {field} = {g}; e.v = v_; deps_into(e.deps); {'e.took = false; ' if touched else ''}"
                 f"{seal} return v_; }} }} ")
 
     def _bypass(self, name: str, fn: str, args: str) -> tuple[str, str, str]:
@@ -555,7 +555,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
                 f"if ({again}) {hit} }} }} "
                 f"I w0_ = s.work, c0_ = s.calls; {rt} v_ = {rec}(s{args}); "
                 f"int32_t n_ = {pool}_free[--{pool}_n]; auto& m_ = {pool}[n_]; {store} m_.v = v_; m_.at = {start}; "
-                f"m_.work = w0_ - s.work; m_.calls = s.calls - c0_; m_.deps = deps_read(); "
+                f"m_.work = w0_ - s.work; m_.calls = s.calls - c0_; deps_into(m_.deps); "
                 f"m_.clean = true; m_.moved = false; m_.nt = 0; m_.lin = s.z.lin.id; "
                 f"for (Id x_ : v_) if (x_ >= 0 && x_ < NZ) {point}(x_, n_); {point}({start}, n_); return v_; }}\n{fast}")
 
@@ -584,7 +584,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
             f"{head} {{ auto& e = {pool}[r_]; Vec<Id> j_; "
             f"{test}if (j_.empty()) {{ {renew} return true; }} "
             f"I w_ = 0; const size_t k0_ = e.v.size(); List<Id> v_ = {ext}(s, e.v, e.deps, j_, w_{args}); "
-            f"e.work += w_; e.v = v_; e.deps = deps_read(); e.clean = true; e.nt = 0; e.lin = s.z.lin.id; "
+            f"e.work += w_; e.v = v_; deps_into(e.deps); e.clean = true; e.nt = 0; e.lin = s.z.lin.id; "
             f"for (size_t i_ = e.moved ? 0 : k0_; i_ < v_.size(); ++i_) if (v_[i_] >= 0 && v_[i_] < NZ) "
             f"{point}(v_[i_], r_); e.moved = false; {point}(e.at, r_); return true; }}")
         return f"{fn}(s, r_{args})"
