@@ -27,6 +27,7 @@ from .cxx_text import ident
 from .kernel_components import TOUCHED, ComponentChecks
 from .kernel_early import total_over_cell
 from .kernel_elementwise import _SCALARS, ElementwiseKeeps
+from .kernel_in_place import InPlaceReads
 from .kernel_lasting import LastingKeeps, args_params
 from .kernel_reads import called, carried, counters, state
 from .kernel_types import has_none
@@ -87,7 +88,7 @@ def _by_keys(keys: list) -> tuple[str, str, str]:
     return h, "".join(" && " + k[4] for k in keys), " ".join(f"{k[1]} = {k[2]};" for k in keys)
 
 
-class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
+class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks, InPlaceReads):
     """``Gen``'s methods for calls that read a keep (some outlast a step:
     kernel_lasting.py; lists made one element per cell: kernel_elementwise.py)."""
 
@@ -155,14 +156,14 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
             return f"{self.deep_call(f)}({state(sc)}{args})"
         if id(e) in self.any_order and self.kept(f):
             if self.facts.component(f) is not None:
-                return f"{self.component_call(f)}({state(sc)}{args})"
+                return self.in_place_call(e, self.component_call(f), state(sc), args, given)
             if self.finds_component(f):
-                return f"{self.function(f, any_order=True)}({state(sc)}{args})"
+                return self.in_place_call(e, self.function(f, any_order=True), state(sc), args, given)
         if self.kept_here(e):
             # (a function called over and over while the state stays the same, or in a
             # loop with the same arguments at every turn, core/hoist.py: computed once
             # per state, kernel_epoch.py, and kept at its other calls too)
-            return f"{self.kept_call(f)}({state(sc)}{args})"
+            return self.in_place_call(e, self.kept_call(f), state(sc), args, given)
         called(sc, f, given)   # (what it reads: its own, kernel_reads.py)
         return f"{self.function(f)}(s{args})"
 
@@ -452,8 +453,9 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         # (its tests joined with no branch each: one branch, which the entries read in a
         # scan of the board, some of this state and some kept, do not make unforeseeable)
         every = "".join(f" & ({k[4]})" for k in keys)
-        fast = (f"{_inline(sig)} {{ {slot}if (((e.epoch == EPOCH) | (e.last & e.clean & (e.lin == s.z.lin.id))){every}) "
-                f"{{ e.epoch = EPOCH; {hit} }} return {_slow(sig, args)}; }}")
+        inline = f"{slot}if (((e.epoch == EPOCH) | (e.last & e.clean & (e.lin == s.z.lin.id))){every}) {{ e.epoch = EPOCH; {hit} }} "
+        fast = f"{_inline(sig)} {{ {inline}return {_slow(sig, args)}; }}"
+        self.offer_in_place(ident("K", name), sig, rt, inline, args)   # (kernel_in_place.py)
         return (f"{_slow_sig(sig)} {{ {slot}"
                 f"if (e.epoch == EPOCH{same}) {hit} if (e.last{same}) {{ "
                 f"if (e.clean && e.lin == s.z.lin.id) {{ e.epoch = EPOCH; {hit} }} "
@@ -547,9 +549,10 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         # from the cells that joined it, else its recheck alone)
         again = self._rejoin(name, check, args, pool, point, cell)
         # (a clean entry read in the caller: the rest a call of its own)
-        fast = (f"{_inline(sig)} {{ if ((uint32_t){start} < (uint32_t)NZ) {{ int32_t r_ = {cell}[{start}]; "
-                f"if (r_ >= 0) {{ auto& e = {pool}[r_]; if (e.clean & (e.lin == s.z.lin.id){every}) {hit} }} }} "
-                f"return {_slow(sig, args)}; }}")
+        inline = (f"if ((uint32_t){start} < (uint32_t)NZ) {{ int32_t r_ = {cell}[{start}]; "
+                  f"if (r_ >= 0) {{ auto& e = {pool}[r_]; if (e.clean & (e.lin == s.z.lin.id){every}) {hit} }} }} ")
+        fast = f"{_inline(sig)} {{ {inline}return {_slow(sig, args)}; }}"
+        self.offer_in_place(ident("C", name), sig, rt, inline, args)   # (kernel_in_place.py)
         return (f"{_slow_sig(sig)} {{ if ({start} < 0 || {start} >= NZ) return {fn}(s{args}); int32_t r_ = {cell}[{start}]; "
                 f"if (r_ >= 0) {{ auto& e = {pool}[r_]; if (true{same}) {{ if (e.clean && e.lin == s.z.lin.id) {hit} "
                 f"if ({again}) {hit} }} }} "
