@@ -622,10 +622,17 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         found = self.empty_of_filter(e, sc) if f == "empty" else self.top_any_read(e, sc) if f == "top" else None
         if found is None and f in ("empty", "occupied"):   # (no list made: kernel_emptiness.py)
             found = self.emptiness(e, sc)
+        if found:
+            return found
+        self.measured(e)   # (a kept list read where it is kept: kernel_in_place.py)
+        text = ""
         try:
-            return found or emit(PRIMITIVES[f].cxx, CxxCall(self, e, sc))
+            text = emit(PRIMITIVES[f].cxx, CxxCall(self, e, sc))
         except NotNative as why:
             raise Unsupported(str(why)) from None
+        finally:
+            text = self.unmeasured(e, text)
+        return text
 
     # ------------------------------------------------------------ functions
     def function(self, name: str, any_order: bool = False) -> str:
@@ -666,6 +673,8 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         elif name in self.counting:   # (the calls budget: core/facts.py, counts_calls)
             pre = f"if (++s.calls > {self.b.calls}) bail(); "
         self.fns.append(f"{sig} {{ {pre}return {body}; }}")
+        if not pre:
+            self.offer_wrapper(made, sig, self.ct(rt), fd.body, body)   # (kernel_in_place.py)
         return made
 
     # ------------------------------------------------------------ the program

@@ -66,6 +66,13 @@ HELPERS = (
     # element at a time)
     "static inline List<uint64_t> deps_read() { Vec<uint64_t> v(NDEPS); "
     "if (NDEPS) std::memcpy(v.data(), DEPS, NDEPS * sizeof(uint64_t)); return List<uint64_t>(std::move(v)); }",
+    # (the list of an entry that holds it alone, made anew: written over in its own buffer
+    # where that has room, no list made and the old one dropped; a list shared, such as a
+    # walk's, or held in its handle or header, is replaced by a new one)
+    "static inline void deps_into(List<uint64_t>& d) { auto* r = d.rep(); "
+    "if (r && r->rc == 1 && !r->inline_() && NDEPS > List<uint64_t>::INLINE && r->v.capacity() >= NDEPS) { "
+    "r->v.resize(NDEPS); std::memcpy(r->v.data(), DEPS, NDEPS * sizeof(uint64_t)); r->d = r->v.data(); "
+    "r->n = (uint32_t)NDEPS; r->h = 0; d.h.k = (uint32_t)NDEPS; return; } d = deps_read(); }",
     # (whether the zones read hold the items they held: their stamps are the same)
     "static inline bool fresh(const St& s, const List<uint64_t>& d) { const uint64_t* p = d.begin(); "
     "for (size_t i = 0, n = d.size(); i < n; i += 2) if (s.z.stamp[p[i]] != p[i + 1]) return false; return true; }",

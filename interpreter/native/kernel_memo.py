@@ -27,6 +27,7 @@ from .cxx_text import ident
 from .kernel_components import TOUCHED, ComponentChecks
 from .kernel_early import total_over_cell
 from .kernel_elementwise import _SCALARS, ElementwiseKeeps
+from .kernel_in_place import InPlaceReads
 from .kernel_lasting import LastingKeeps, args_params
 from .kernel_reads import called, carried, counters, state
 from .kernel_types import has_none
@@ -87,7 +88,7 @@ def _by_keys(keys: list) -> tuple[str, str, str]:
     return h, "".join(" && " + k[4] for k in keys), " ".join(f"{k[1]} = {k[2]};" for k in keys)
 
 
-class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
+class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks, InPlaceReads):
     """``Gen``'s methods for calls that read a keep (some outlast a step:
     kernel_lasting.py; lists made one element per cell: kernel_elementwise.py)."""
 
@@ -155,14 +156,14 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
             return f"{self.deep_call(f)}({state(sc)}{args})"
         if id(e) in self.any_order and self.kept(f):
             if self.facts.component(f) is not None:
-                return f"{self.component_call(f)}({state(sc)}{args})"
+                return self.in_place_call(e, self.component_call(f), state(sc), args, given)
             if self.finds_component(f):
-                return f"{self.function(f, any_order=True)}({state(sc)}{args})"
+                return self.in_place_call(e, self.function(f, any_order=True), state(sc), args, given)
         if self.kept_here(e):
             # (a function called over and over while the state stays the same, or in a
             # loop with the same arguments at every turn, core/hoist.py: computed once
             # per state, kernel_epoch.py, and kept at its other calls too)
-            return f"{self.kept_call(f)}({state(sc)}{args})"
+            return self.in_place_call(e, self.kept_call(f), state(sc), args, given)
         called(sc, f, given)   # (what it reads: its own, kernel_reads.py)
         return f"{self.function(f)}(s{args})"
 
@@ -392,7 +393,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
             f"I w0_ = s.work, c0_ = s.calls; "
             f"{rt} v_ = {rec or fn}(s{args}); "
             f"e.epoch = EPOCH; {store} e.v = v_; e.work = w0_ - s.work; e.calls = s.calls - c0_; "
-            f"{('e.deps = deps_read(); ' if self.notes(name) else '') + 'e.last = true; ' if rec else ''}return v_; }}")
+            f"{('deps_into(e.deps); ' if self.notes(name) else '') + 'e.last = true; ' if rec else ''}return v_; }}")
         return ident("K", name)
 
     def _kept_hop(self, name: str, sig: str, rec: str | None, rt: str, args: str, keys: list,
@@ -452,15 +453,16 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         # (its tests joined with no branch each: one branch, which the entries read in a
         # scan of the board, some of this state and some kept, do not make unforeseeable)
         every = "".join(f" & ({k[4]})" for k in keys)
-        fast = (f"{_inline(sig)} {{ {slot}if (((e.epoch == EPOCH) | (e.last & e.clean & (e.lin == s.z.lin.id))){every}) "
-                f"{{ e.epoch = EPOCH; {hit} }} return {_slow(sig, args)}; }}")
+        inline = f"{slot}if (((e.epoch == EPOCH) | (e.last & e.clean & (e.lin == s.z.lin.id))){every}) {{ e.epoch = EPOCH; {hit} }} "
+        fast = f"{_inline(sig)} {{ {inline}return {_slow(sig, args)}; }}"
+        self.offer_in_place(ident("K", name), sig, rt, inline, args)   # (kernel_in_place.py)
         return (f"{_slow_sig(sig)} {{ {slot}"
                 f"if (e.epoch == EPOCH{same}) {hit} if (e.last{same}) {{ "
                 f"if (e.clean && e.lin == s.z.lin.id) {{ e.epoch = EPOCH; {hit} }} "
                 f"if ({recheck}) {{ e.epoch = EPOCH; {reseal} {hit} }} }} {grown}"
                 f"I w0_ = s.work, c0_ = s.calls; {rt} v_ = {rec}(s{args}); "
                 f"e.epoch = EPOCH; {store} e.v = v_; e.work = w0_ - s.work; e.calls = s.calls - c0_; "
-                f"e.deps = deps_read(); {'e.took = false; ' if touched else ''}e.last = true; {seal} return v_; }}\n{fast}")
+                f"deps_into(e.deps); {'e.took = false; ' if touched else ''}e.last = true; {seal} return v_; }}\n{fast}")
 
     def _grown(self, name: str, keys: list, g: str, seal: str) -> str:
         """In ``_kept_hop``'s entry ``e``: the C++ that serves a list ``g`` (the
@@ -485,7 +487,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
                 f"if ({old_g}) {{ {self._charged()}"
                 f"const List<Id> add_ = List<Id>::of_n({g}.begin() + e_g_.size(), {g}.size() - e_g_.size()); "
                 f"I w0_ = s.work; List<Id> v_ = {ext}(s, e.v, e.deps{grown_args}); e.work += w0_ - s.work; "
-                f"e.epoch = EPOCH; {field} = {g}; e.v = v_; e.deps = deps_read(); {'e.took = false; ' if touched else ''}"
+                f"e.epoch = EPOCH; {field} = {g}; e.v = v_; deps_into(e.deps); {'e.took = false; ' if touched else ''}"
                 f"{seal} return v_; }} }} ")
 
     def _bypass(self, name: str, fn: str, args: str) -> tuple[str, str, str]:
@@ -547,15 +549,16 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         # from the cells that joined it, else its recheck alone)
         again = self._rejoin(name, check, args, pool, point, cell)
         # (a clean entry read in the caller: the rest a call of its own)
-        fast = (f"{_inline(sig)} {{ if ((uint32_t){start} < (uint32_t)NZ) {{ int32_t r_ = {cell}[{start}]; "
-                f"if (r_ >= 0) {{ auto& e = {pool}[r_]; if (e.clean & (e.lin == s.z.lin.id){every}) {hit} }} }} "
-                f"return {_slow(sig, args)}; }}")
+        inline = (f"if ((uint32_t){start} < (uint32_t)NZ) {{ int32_t r_ = {cell}[{start}]; "
+                  f"if (r_ >= 0) {{ auto& e = {pool}[r_]; if (e.clean & (e.lin == s.z.lin.id){every}) {hit} }} }} ")
+        fast = f"{_inline(sig)} {{ {inline}return {_slow(sig, args)}; }}"
+        self.offer_in_place(ident("C", name), sig, rt, inline, args)   # (kernel_in_place.py)
         return (f"{_slow_sig(sig)} {{ if ({start} < 0 || {start} >= NZ) return {fn}(s{args}); int32_t r_ = {cell}[{start}]; "
                 f"if (r_ >= 0) {{ auto& e = {pool}[r_]; if (true{same}) {{ if (e.clean && e.lin == s.z.lin.id) {hit} "
                 f"if ({again}) {hit} }} }} "
                 f"I w0_ = s.work, c0_ = s.calls; {rt} v_ = {rec}(s{args}); "
                 f"int32_t n_ = {pool}_free[--{pool}_n]; auto& m_ = {pool}[n_]; {store} m_.v = v_; m_.at = {start}; "
-                f"m_.work = w0_ - s.work; m_.calls = s.calls - c0_; m_.deps = deps_read(); "
+                f"m_.work = w0_ - s.work; m_.calls = s.calls - c0_; deps_into(m_.deps); "
                 f"m_.clean = true; m_.moved = false; m_.nt = 0; m_.lin = s.z.lin.id; "
                 f"for (Id x_ : v_) if (x_ >= 0 && x_ < NZ) {point}(x_, n_); {point}({start}, n_); return v_; }}\n{fast}")
 
@@ -584,7 +587,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
             f"{head} {{ auto& e = {pool}[r_]; Vec<Id> j_; "
             f"{test}if (j_.empty()) {{ {renew} return true; }} "
             f"I w_ = 0; const size_t k0_ = e.v.size(); List<Id> v_ = {ext}(s, e.v, e.deps, j_, w_{args}); "
-            f"e.work += w_; e.v = v_; e.deps = deps_read(); e.clean = true; e.nt = 0; e.lin = s.z.lin.id; "
+            f"e.work += w_; e.v = v_; deps_into(e.deps); e.clean = true; e.nt = 0; e.lin = s.z.lin.id; "
             f"for (size_t i_ = e.moved ? 0 : k0_; i_ < v_.size(); ++i_) if (v_[i_] >= 0 && v_[i_] < NZ) "
             f"{point}(v_[i_], r_); e.moved = false; {point}(e.at, r_); return true; }}")
         return f"{fn}(s, r_{args})"
