@@ -180,6 +180,10 @@ SLOW = {
         "test_random_games_check_by_the_points_noted_as_the_reference_plays",
     ),
     "test_kernel_lent.py": ("test_lent_lists_give_python_s_games_and_work",),
+    "test_kernel_in_place.py": (
+        "test_groups_measured_in_place_play_as_the_reference",
+        "test_go_games_measured_in_place_are_the_references",
+    ),
     "test_kernel_walk_views.py": (
         "test_walks_passed_whole_give_python_s_games_and_work",
         "test_rays_at_the_edges_give_python_s_games_and_work",
