@@ -347,3 +347,19 @@ def test_the_editor_grammar_marks_every_operator():
 def test_every_operation_has_its_phrase_in_every_rulebook_language():
     for lang, cat in rulebook.catalogs().items():
         assert {op.words for op in language.OPERATORS.values()} <= set(cat["messages"]), lang
+
+
+def test_what_the_optimiser_assumes_of_each_operation(monkeypatch):
+    # (core/facts.py: what counts work; core/inline.py: what cannot fail and counts nothing)
+    prog = _program(RULES, True, monkeypatch)
+    c = prog.checked
+    nodes = [n for s in ir.walk(c.turn.body) for n in ir.walk(s) if n.node in ("UnOp", "BinOp", "CondExpr")]
+    counting = {operators.resolve(n, c.type_of).name for n in nodes if prog.facts.counts_work(n)}
+    assert counting == {"range", "join_lists", "join_texts"}
+    # (of the ruleset's operators, whose operands are names and numbers, but the
+    # conditional's, which calls a built-in)
+    harmless = {operators.resolve(n, c.type_of).name for n in nodes if prog.facts.harmless(n)}
+    assert harmless == {"not", "neg", "and", "or", "eq", "ne", "lt", "le", "gt", "ge", "in_list", "not_in_list",
+                        "add", "sub"}
+    for op in operators.OPERATORS.values():   # (harmless: cannot fail, counts nothing)
+        assert not (op.harmless and (op.counts or op.costly or op.reads_r)), op.name

@@ -215,6 +215,11 @@ class Operator:
     reads_r: bool = False
     gives_r: bool = False
     costly: bool = False
+    # what the optimiser may assume of it (core/facts.py, core/inline.py): it counts
+    # work against the budget by itself (``counts``); it cannot fail and counts nothing
+    # (``harmless``: an inlined argument of it may be evaluated where it is not used)
+    counts: bool = False
+    harmless: bool = True
 
     @property
     def language(self) -> language.Operator:
@@ -266,22 +271,25 @@ OPERATORS: dict[str, Operator] = {op.name: op for op in [
     _compare("gt", lambda R, B, a, b: a > b, _cxx_order("lt({1}, {0})")),
     _compare("ge", lambda R, B, a, b: a >= b, _cxx_order("le({1}, {0})")),
     _binary("in_place", lambda R, B, a, b: R.loc[a] == b, "({R.loc}[{0}] == {1})", "(zin({S}, {0}, {1}))",
-            reads_r=True),
+            reads_r=True, harmless=False),
     _binary("not_in_place", lambda R, B, a, b: R.loc[a] != b, "({R.loc}[{0}] != {1})", "(!zin({S}, {0}, {1}))",
-            reads_r=True),
+            reads_r=True, harmless=False),
     _binary("in_list", lambda R, B, a, b: a in b, "({0} in {1})", _cxx_in_list("")),
     _binary("not_in_list", lambda R, B, a, b: a not in b, "({0} not in {1})", _cxx_in_list("!")),
     _binary("range", lambda R, B, a, b: helpers._range(R, a, b, B.range), "_range(R, {0}, {1}, {B.range})",
-            "irange({W}, {i0}, {i1})", gives_r=True),
+            "irange({W}, {i0}, {i1})", gives_r=True, counts=True, harmless=False),
     _binary("add", lambda R, B, a, b: a + b, "({0} + {1})", "add({i0}, {i1})"),
     _binary("join_lists", lambda R, B, a, b: helpers._cat(R, a, b), "_cat(R, {0}, {1})", "wcat({W}, {t0}, {t1})",
-            gives_r=True),
-    _binary("join_texts", lambda R, B, a, b: helpers._cat(R, a, b), "_cat(R, {0}, {1})", _cxx_texts, gives_r=True),
+            gives_r=True, counts=True, harmless=False),
+    _binary("join_texts", lambda R, B, a, b: helpers._cat(R, a, b), "_cat(R, {0}, {1})", _cxx_texts,
+            gives_r=True, counts=True, harmless=False),
     _binary("sub", lambda R, B, a, b: a - b, "({0} - {1})", "sub({i0}, {i1})"),
     _binary("mul", lambda R, B, a, b: helpers._mul(a, b, B.integer), "_mul({0}, {1}, {B.integer})",
-            "mul({i0}, {i1}, {B.integer}LL)", costly=True),
-    _binary("div", lambda R, B, a, b: helpers._div(a, b), "_div({0}, {1})", "floordiv({i0}, {i1})", costly=True),
-    _binary("mod", lambda R, B, a, b: helpers._mod(a, b), "_mod({0}, {1})", "mod({i0}, {i1})", costly=True),
+            "mul({i0}, {i1}, {B.integer}LL)", costly=True, harmless=False),
+    _binary("div", lambda R, B, a, b: helpers._div(a, b), "_div({0}, {1})", "floordiv({i0}, {i1})",
+            costly=True, harmless=False),
+    _binary("mod", lambda R, B, a, b: helpers._mod(a, b), "_mod({0}, {1})", "mod({i0}, {i1})",
+            costly=True, harmless=False),
     Operator("cond", lambda R, B, c, a, b: a() if c else b(), "({1} if {0} else {2})", _cxx_cond, lazy=True),
 ]}
 
