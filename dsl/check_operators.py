@@ -13,7 +13,12 @@ from .types import NONE, T, compatible, unify
 if TYPE_CHECKING:
     from .errors import Diagnostics
 
-_BOOL = T("bool")
+
+def _fixed(t: T | None) -> T:
+    """A type the table gives (an operand's or a result's, where its rule needs one)."""
+    if t is None:
+        raise AssertionError("dsl/operators.py: a rule that needs a type without one")
+    return t
 
 
 class OperatorChecks:
@@ -43,23 +48,23 @@ class OperatorChecks:
             if not got.is_error:
                 self.d.add(errors.type_mismatch(parts[ops[0].by].span, f"'{symbol}'",
                                                 operators.wanted(e.node, symbol), str(got)))
-            return ops[0].result or _BOOL
+            return _fixed(ops[0].result)
         context = op.context.format(op=symbol)
         if op.rule == "both":
             for x, got, want in zip(parts, types, op.operands):
-                self._want(x, got, want, context)
-            return op.result
+                self._want(x, got, _fixed(want), context)
+            return _fixed(op.result)
         return _RULES[op.rule](self, op, e, types, context)
 
     def _each(self, op: Operator, e, env) -> T:
         context = op.context.format(op=op.symbol)
         for x, want in zip(operators.operands(e), op.operands):
-            self._expect(x, env, want, context)
-        return op.result
+            self._expect(x, env, _fixed(want), context)
+        return _fixed(op.result)
 
     def _cond(self, op: Operator, e, env) -> T:
         """``if C then A else B``: C a bool, A and B of one type (the first's where not)."""
-        self._expect(e.cond, env, op.operands[0], op.context)
+        self._expect(e.cond, env, _fixed(op.operands[0]), op.context)
         a, b = self.expr(e.then, env), self.expr(e.other, env)
         u = unify(a, b)
         if u is None:
@@ -72,21 +77,21 @@ class OperatorChecks:
         a, b = types
         if NONE not in (a, b) and not compatible(a, b) and not compatible(b, a):
             self.d.add(errors.type_mismatch(e.right.span, context, str(a), str(b)))
-        return op.result
+        return _fixed(op.result)
 
     def _member(self, op: Operator, e, types: list[T], context: str) -> T:
         """``x in LIST``: ``x`` of the list's elements' type (or they of its)."""
-        a, b = types
-        if not compatible(b.arg, a) and not compatible(a, b.arg):
-            self.d.add(errors.type_mismatch(e.left.span, context, str(b.arg), str(a)))
-        return op.result
+        a, el = types[0], types[1].arg
+        if isinstance(el, T) and not compatible(el, a) and not compatible(a, el):
+            self.d.add(errors.type_mismatch(e.left.span, context, str(el), str(a)))
+        return _fixed(op.result)
 
     def _located(self, op: Operator, e, types: list[T], context: str) -> T:
         """``item in PLACE``: an item, in a zone or on a cell."""
         a = types[0]
         if a.tag != "item" and not a.is_error:
             self.d.add(errors.type_mismatch(e.left.span, context, "an item", str(a)))
-        return op.result
+        return _fixed(op.result)
 
     def _join(self, op: Operator, e, types: list[T], context: str) -> T:
         """``xs + ys``: two lists of one type (the left's where not)."""
