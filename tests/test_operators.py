@@ -11,7 +11,14 @@ meaning, its Python form, its C++ form, its documentation).
   each write or evaluate every one of them by its entry; the walk agrees with the
   compiled code on every value it meets (``MODE`` "both").
 - An operator missing from the table is an error where an engine meets it, never a
-  fallback."""
+  fallback.
+- The language's table (dsl/operators.py) names the same operations; the checker
+  chooses for each node the operation the engines run, and types each by its rule (what
+  it says of each operation misused, ``MISUSES``); the operators bind as tightly as its
+  levels say and the grammar's rules do; the table of docs/language.md §7.1 is written
+  from it, the editor grammar marks each operator and every rulebook catalog has each
+  operation's phrase; what the optimiser assumes (core/facts.py, core/inline.py) is the
+  table's."""
 from __future__ import annotations
 
 import json
