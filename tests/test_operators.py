@@ -36,7 +36,7 @@ from meeple.dsl.parse import parse
 from meeple.interpreter import compile_sources
 from meeple.interpreter.compiler import codegen, codegen_operators
 from meeple.interpreter.core import evaluate, operators, primitives
-from meeple.interpreter.documents import rulebook
+from meeple.interpreter.documents import meeple_code, rulebook
 from meeple.interpreter.native import kernel, kernel_operators
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -370,3 +370,11 @@ def test_what_the_optimiser_assumes_of_each_operation(monkeypatch):
                         "add", "sub"}
     for op in operators.OPERATORS.values():   # (harmless: cannot fail, counts nothing)
         assert not (op.harmless and (op.counts or op.costly or op.reads_r)), op.name
+
+
+@pytest.mark.parametrize("source", ["(1 + 2) * 3", "-(1 - 2)", "not (true and false) or true", "1..2 + 3",
+                                    "(if true then 1 else 2) + 1", "1 - (2 - 3)", "not -1 in [1]",
+                                    "(true or false) and true", "-(1..2) == [1]", "2 * -3 % 4 / (5 % 6)"])
+def test_meeple_code_writes_the_operators_back_as_they_bind(source):
+    # (interpreter/documents/meeple_code.py: brackets where the table's levels need them)
+    assert meeple_code.expr(_parsed(source)) == source
