@@ -34,32 +34,31 @@ class OperatorChecks:
     def _operator(self, e, env) -> T:
         """The type of an operator: its operation's (chosen by its operands' types where
         its symbol has several), by that operation's type rule."""
-        symbol = getattr(e, "op", "?")
+        symbol = "?" if e.node == "CondExpr" else e.op
         ops = operators.SHAPES[e.node, symbol]
-        if ops[0].rule == "each":    # (its operands checked one by one, as they are found)
+        rule = ops[0].rule
+        if rule == "each":    # (its operands checked one by one, as they are found)
             return self._each(ops[0], e, env)
-        if ops[0].rule == "cond":
+        if rule == "cond":
             return self._cond(ops[0], e, env)
         parts = operators.operands(e)
         types = [self.expr(x, env) for x in parts]
-        op = operators.chosen(e.node, symbol, types)
+        op = operators.choose(ops, types)
         if op is None:
             got = types[ops[0].by]
             if not got.is_error:
                 self.d.add(errors.type_mismatch(parts[ops[0].by].span, f"'{symbol}'",
                                                 operators.wanted(e.node, symbol), str(got)))
             return _fixed(ops[0].result)
-        context = op.context.format(op=symbol)
         if op.rule == "both":
             for x, got, want in zip(parts, types, op.operands):
-                self._want(x, got, _fixed(want), context)
+                self._want(x, got, _fixed(want), op.context)
             return _fixed(op.result)
-        return _RULES[op.rule](self, op, e, types, context)
+        return _RULES[op.rule](self, op, e, types, op.context)
 
     def _each(self, op: Operator, e, env) -> T:
-        context = op.context.format(op=op.symbol)
         for x, want in zip(operators.operands(e), op.operands):
-            self._expect(x, env, _fixed(want), context)
+            self._expect(x, env, _fixed(want), op.context)
         return _fixed(op.result)
 
     def _cond(self, op: Operator, e, env) -> T:

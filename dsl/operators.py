@@ -33,7 +33,7 @@ class Operator:
     rule: str
     operands: tuple[T | None, ...]   # the type each operand must have (None: the rule says)
     result: T | None    # its type (None: the rule finds it from its operands')
-    context: str        # what a message calls an operand of the wrong type (``{op}``: the symbol)
+    context: str        # what a message calls an operand of the wrong type
     doc: str            # what it does, in a line
     words: str          # the rulebook catalog's key of its phrase (``x.*``)
     by: int = -1        # the operand whose type class chooses it (``on``)
@@ -45,34 +45,34 @@ class Operator:
         return self.node, self.symbol
 
 
-def _int2(name: str, symbol: str, doc: str, words: str, result: T = _INT, context: str = "'{op}'",
+def _int2(name: str, symbol: str, doc: str, words: str, result: T = _INT, context: str = "",
           opposite: str = "") -> Operator:
     """An operation of two ints (both found, then each checked as an int)."""
-    return Operator(name, "BinOp", symbol, "", "both", (_INT, _INT), result, context, doc, words,
+    return Operator(name, "BinOp", symbol, "", "both", (_INT, _INT), result, context or f"'{symbol}'", doc, words,
                     opposite=opposite)
 
 
 def _bool2(name: str, doc: str) -> Operator:
     """``and`` / ``or``: each operand checked as a bool in turn."""
-    return Operator(name, "BinOp", name, "", "each", (_BOOL, _BOOL), _BOOL, "'{op}'", doc, f"x.{name}")
+    return Operator(name, "BinOp", name, "", "each", (_BOOL, _BOOL), _BOOL, f"'{name}'", doc, f"x.{name}")
 
 
 def _equal(name: str, symbol: str, doc: str, opposite: str) -> Operator:
-    return Operator(name, "BinOp", symbol, "", "equal", (None, None), _BOOL, "comparison '{op}'", doc,
+    return Operator(name, "BinOp", symbol, "", "equal", (None, None), _BOOL, f"comparison '{symbol}'", doc,
                     f"x.{name}", opposite=opposite)
 
 
 def _member(name: str, symbol: str, on: str, doc: str, opposite: str) -> Operator:
     """``in`` / ``not in``: of a zone or a cell (an item), else of a list (an element)."""
-    rule, context = ("located", "'{op}' a zone") if on == "place" else ("member", "'{op}'")
+    rule, context = ("located", f"'{symbol}' a zone") if on == "place" else ("member", f"'{symbol}'")
     words = "x.not_in" if symbol == "not in" else "x.in"
     return Operator(name, "BinOp", symbol, on, rule, (None, None), _BOOL, context, doc, words, by=1,
                     opposite=opposite)
 
 
 OPERATORS: dict[str, Operator] = {op.name: op for op in [
-    Operator("not", "UnOp", "not", "", "each", (_BOOL,), _BOOL, "'{op}'", "whether a bool is false", "x.not"),
-    Operator("neg", "UnOp", "-", "", "each", (_INT,), _INT, "'{op}'", "an int negated", "x.neg"),
+    Operator("not", "UnOp", "not", "", "each", (_BOOL,), _BOOL, "'not'", "whether a bool is false", "x.not"),
+    Operator("neg", "UnOp", "-", "", "each", (_INT,), _INT, "'-'", "an int negated", "x.neg"),
     _bool2("and", "whether both hold (the right evaluated only where the left holds)"),
     _bool2("or", "whether either holds (the right evaluated only where the left does not)"),
     _equal("eq", "==", "whether two values are equal", "ne"),
@@ -88,12 +88,12 @@ OPERATORS: dict[str, Operator] = {op.name: op for op in [
     _member("not_in_list", "not in", "list", "whether a list lacks a value", "in_list"),
     _int2("range", "..", "the ints from the left to the right (counted as work, at most the range budget)",
           "x.range", list_of(_INT), "a range"),
-    Operator("add", "BinOp", "+", "int", "both", (_INT, _INT), _INT, "'{op}'", "the sum of two ints", "x.add",
+    Operator("add", "BinOp", "+", "int", "both", (_INT, _INT), _INT, "'+'", "the sum of two ints", "x.add",
              by=0),
-    Operator("join_lists", "BinOp", "+", "list", "join", (None, None), None, "'{op}' of lists",
+    Operator("join_lists", "BinOp", "+", "list", "join", (None, None), None, "'+' of lists",
              "two lists joined (their elements counted as work)", "x.concat", by=0),
     # (the left a text chose it: only the right is checked)
-    Operator("join_texts", "BinOp", "+", "str", "both", (_STR, _STR), _STR, "'{op}' of strings",
+    Operator("join_texts", "BinOp", "+", "str", "both", (_STR, _STR), _STR, "'+' of strings",
              "two texts joined", "x.add", by=0),
     _int2("sub", "-", "the difference of two ints", "x.sub"),
     _int2("mul", "*", "the product of two ints (at most the integer budget)", "x.mul"),
@@ -133,7 +133,11 @@ def chosen(node: str, symbol: str, types: list[T]) -> Operator | None:
     """The operation of an operator whose operands are of ``types`` (as the checker
     knows them): the symbol's only one, else the one ``on`` the class of the type of
     its operand ``by`` (that ``on`` "int" where no other is); None where none is."""
-    ops = SHAPES[node, symbol]
+    return choose(SHAPES[node, symbol], types)
+
+
+def choose(ops: list[Operator], types: list[T]) -> Operator | None:
+    """``chosen`` among the operations of one node and symbol (``SHAPES``)."""
     if len(ops) == 1:
         return ops[0]
     cls = type_class(types[ops[0].by])
