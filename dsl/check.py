@@ -16,6 +16,7 @@ from .check_decls import (  # noqa: F401 - BUILTIN_TYPES, COLORS, LABEL_IF, UI_T
     DeclChecks,
 )
 from .check_items import ItemChecks
+from .check_operators import OperatorChecks
 from .check_options import PrivateOptions
 from .check_private import PrivateFlow
 from .check_stmts import StmtChecks
@@ -168,10 +169,11 @@ class Checked:
                     or (name in self.vars and self.vars[name].per_player))
 
 
-class Checker(DeclChecks, StmtChecks, ItemChecks, PrivateFlow, PrivateOptions):
+class Checker(DeclChecks, StmtChecks, ItemChecks, OperatorChecks, PrivateFlow, PrivateOptions):
     """Checks a merged ruleset: its declarations (``DeclChecks``, dsl/check_decls.py),
-    its procedures' statements (``StmtChecks``, dsl/check_stmts.py) and, here, its
-    expressions."""
+    its procedures' statements (``StmtChecks``, dsl/check_stmts.py), its operators'
+    types (``OperatorChecks``, dsl/check_operators.py: the type rules of the table of
+    operators, dsl/operators.py) and, here, its other expressions."""
 
     def __init__(self, merged: Merged, diags: Diagnostics):
         self.m = merged
@@ -319,26 +321,12 @@ class Checker(DeclChecks, StmtChecks, ItemChecks, PrivateFlow, PrivateOptions):
                 return list_of(out)
             case "TupleLit":
                 return self._tuple(e, env)
-            case "BinOp":
-                return self._binop(e, env)
-            case "UnOp":
-                if e.op == "not":
-                    self._expect(e.operand, env, BOOL, "'not'")
-                    return BOOL
-                self._expect(e.operand, env, INT, "'-'")
-                return INT
+            case "BinOp" | "UnOp" | "CondExpr":
+                return self._operator(e, env)
             case "CellAt":
                 return self._cell_at(e, env)
             case "Ray":
                 return self._ray(e, env)
-            case "CondExpr":
-                self._expect(e.cond, env, BOOL, "the condition")
-                a, b = self.expr(e.then, env), self.expr(e.other, env)
-                u = unify(a, b)
-                if u is None:
-                    self.d.add(errors.type_mismatch(e.other.span, "the 'else' branch", str(a), str(b)))
-                    return a
-                return u
         raise AssertionError(e.node)
 
     def _index(self, e: ir.Index, env) -> T:
@@ -466,50 +454,6 @@ class Checker(DeclChecks, StmtChecks, ItemChecks, PrivateFlow, PrivateOptions):
             for dg in cell_problems(bt.arg, cells, e, board.coords):
                 self.d.add(dg)
         return T("cell", bt.arg)
-
-    def _binop(self, e: ir.BinOp, env) -> T:
-        op = e.op
-        if op in ("and", "or"):
-            self._expect(e.left, env, BOOL, f"'{op}'")
-            self._expect(e.right, env, BOOL, f"'{op}'")
-            return BOOL
-        a = self.expr(e.left, env)
-        b = self.expr(e.right, env)
-        if op in ("in", "not in"):
-            if b.tag == "list":
-                if not compatible(b.arg, a) and not compatible(a, b.arg):
-                    self.d.add(errors.type_mismatch(e.left.span, f"'{op}'", str(b.arg), str(a)))
-            elif b.tag in ("zone", "cell"):
-                if a.tag != "item" and not a.is_error:
-                    self.d.add(errors.type_mismatch(e.left.span, f"'{op}' a zone", "an item", str(a)))
-            elif not b.is_error:
-                self.d.add(errors.type_mismatch(e.right.span, f"'{op}'", "a list or a zone", str(b)))
-            return BOOL
-        if op in ("==", "!="):
-            if NONE in (a, b):  # anything may be compared with none (first, last, top...)
-                return BOOL
-            if not compatible(a, b) and not compatible(b, a):
-                self.d.add(errors.type_mismatch(e.right.span, f"comparison '{op}'", str(a), str(b)))
-            return BOOL
-        if op in ("<", "<=", ">", ">="):
-            self._want(e.left, a, INT, f"'{op}'")
-            self._want(e.right, b, INT, f"'{op}'")
-            return BOOL
-        if op == "..":
-            self._want(e.left, a, INT, "a range")
-            self._want(e.right, b, INT, "a range")
-            return list_of(INT)
-        if op == "+" and a.tag == "list":
-            if b.tag != "list" or (unify(a, b) is None):
-                self.d.add(errors.type_mismatch(e.right.span, "'+' of lists", str(a), str(b)))
-                return a
-            return unify(a, b)
-        if op == "+" and a == STR:  # strings join; the other side must be a string too
-            self._want(e.right, b, STR, "'+' of strings")
-            return STR
-        self._want(e.left, a, INT, f"'{op}'")
-        self._want(e.right, b, INT, f"'{op}'")
-        return INT
 
     def _want(self, node, got: T, want: T, ctx: str) -> None:
         if not compatible(want, got):

@@ -11,40 +11,61 @@ meaning, its Python form, its C++ form, its documentation).
   each write or evaluate every one of them by its entry; the walk agrees with the
   compiled code on every value it meets (``MODE`` "both").
 - An operator missing from the table is an error where an engine meets it, never a
-  fallback."""
+  fallback.
+- The language's table (dsl/operators.py) names the same operations; the checker
+  chooses for each node the operation the engines run, and types each by its rule (what
+  it says of each operation misused, ``MISUSES``); the operators bind as tightly as its
+  levels say and the grammar's rules do; the table of docs/language.md §7.1 is written
+  from it, the editor grammar marks each operator and every rulebook catalog has each
+  operation's phrase; what the optimiser assumes (core/facts.py, core/inline.py) is the
+  table's."""
 from __future__ import annotations
 
+import json
 import random
 import re
+import sys
 from pathlib import Path
 
 import pytest
 from lockstep import program_of
-from meeple.dsl import ast as ir
+from meeple.dsl import ast as ir, check_operators, operators as language
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import compile_sources
 from meeple.interpreter.compiler import codegen, codegen_operators
 from meeple.interpreter.core import evaluate, operators, primitives
+from meeple.interpreter.documents import meeple_code, rulebook
 from meeple.interpreter.native import kernel, kernel_operators
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import builtins_docs  # noqa: E402 - from tools/, on the path just above
+
 GRAMMAR = ROOT / "dsl" / "grammar.lark"
 
 
 def grammar_operators() -> set[tuple[str, str]]:
-    """The operators of the grammar's expressions, as (IR node, op): each alternative of
-    the rules from ``?expr`` to ``?postfix`` that has a keyword or symbol of its own (an
-    operator rule's, ``!..._op``: each alternative one infix operator) written with
-    operands and parsed."""
+    """The operators of the grammar's expressions, as (IR node, op)."""
+    return set(grammar_places())
+
+
+def grammar_places() -> dict[tuple[str, str], tuple[int, str]]:
+    """Each operator of the grammar's expressions, as (IR node, op), with where the
+    grammar has it: how many rules of precedence (``?...``) come before it (the more, the
+    tighter it binds) and the rule that holds it. Each alternative of the rules from
+    ``?expr`` to ``?postfix`` that has a keyword or symbol of its own (an operator
+    rule's, ``!..._op``: each alternative one infix operator) written with operands and
+    parsed."""
     text = GRAMMAR.read_text(encoding="utf-8")
     rules = text[text.index("\n?expr:"):text.index("\n?postfix:")]
-    found = set()
+    found, rank = {}, 0
     for line in rules.strip().splitlines():
         name, _, body = line.partition(":")
         if not name.startswith(("?", "!")):   # (a part of a rule: an elif's)
             continue
+        rank += name.startswith("?")
         for alt in body.split("|"):
             alt = alt.split("->")[0]
             if '"' not in alt:
@@ -56,7 +77,7 @@ def grammar_operators() -> set[tuple[str, str]]:
                                   for w in alt.split() if not w.endswith("*"))
             e = _parsed(source)
             assert e.node in ("UnOp", "BinOp", "CondExpr"), (source, e.node)
-            found.add((e.node, getattr(e, "op", "?")))
+            found[e.node, getattr(e, "op", "?")] = (rank, name[1:])
     return found
 
 
@@ -186,3 +207,174 @@ def test_an_operator_missing_from_the_table_fails_loudly_in_the_walk(monkeypatch
     monkeypatch.delitem(operators.BY_KEY, MISSING)
     with pytest.raises(Exception, match="no operation for '%'"):
         _play(prog)
+
+
+# ------------------------------------------------------------------ the language's side
+def test_the_language_and_the_interpreter_name_the_same_operations():
+    assert list(language.OPERATORS) == list(operators.OPERATORS)
+    assert {op.shape for op in language.OPERATORS.values()} == grammar_operators()
+    for op in language.OPERATORS.values():
+        assert op.rule in check_operators.RULES, op.name
+        assert len(op.operands) == {"UnOp": 1, "BinOp": 2, "CondExpr": 3}[op.node], op.name
+        assert op.doc and op.words.startswith("x.") and op.context, op.name
+        assert operators.OPERATORS[op.name].key == (op.node, op.symbol, op.on)
+    for shape, ops in language.SHAPES.items():
+        # (a symbol of several operations: one operand's type class chooses, one each)
+        several = len(ops) > 1
+        assert len({o.by for o in ops}) == 1 and (ops[0].by >= 0) == several, shape
+        assert len({o.on for o in ops}) == len(ops) and all(bool(o.on) == several for o in ops), shape
+    for op in language.OPERATORS.values():   # (a comparison and the one that holds where it does not)
+        if op.opposite:
+            other = language.OPERATORS[op.opposite]
+            assert other.opposite == op.name and other.on == op.on and other.node == op.node, op.name
+
+
+def test_the_checker_chooses_the_operation_every_engine_runs():
+    prog = compile_sources(SourceSet(base=parse(RULES, "ops.meeple"), sources={"ops.meeple": RULES}))
+    c = prog.checked
+    nodes = [n for s in ir.walk(c.turn.body) for n in ir.walk(s) if n.node in ("UnOp", "BinOp", "CondExpr")]
+    chosen = {language.chosen(n.node, getattr(n, "op", "?"), [c.type_of(x) for x in language.operands(n)]).name
+              for n in nodes}
+    assert chosen == set(language.OPERATORS)
+    for n in nodes:
+        types = [c.type_of(x) for x in language.operands(n)]
+        assert language.chosen(n.node, getattr(n, "op", "?"), types).name == operators.resolve(n, c.type_of).name
+
+
+# each operation misused, and what the checker says (its type rule in dsl/operators.py):
+# (the operation, the expression, the column of the message, the message)
+MISUSES = [
+    ("not", "not 1", 15, "'not': expected bool, found int"),
+    ("neg", "-true", 12, "'-': expected int, found bool"),
+    ("and", "1 and true", 11, "'and': expected bool, found int"),
+    ("or", "true or 2", 19, "'or': expected bool, found int"),
+    ("eq", '1 == "a"', 16, "comparison '==': expected int, found str"),
+    ("ne", "1 != true", 16, "comparison '!=': expected int, found bool"),
+    ("lt", '"a" < 1', 11, "'<': expected int, found str"),
+    ("le", "1 <= true", 16, "'<=': expected int, found bool"),
+    ("gt", "true > 1", 11, "'>': expected int, found bool"),
+    ("ge", '1 >= "b"', 16, "'>=': expected int, found str"),
+    ("in_list", "1 in [true]", 11, "'in': expected bool, found int"),
+    ("not_in_list", "[1] not in [1]", 11, "'not in': expected int, found list of int"),
+    ("in_place", "1 in supply", 11, "'in' a zone: expected an item, found int"),
+    ("not_in_place", "1 not in supply", 11, "'not in' a zone: expected an item, found int"),
+    ("range", "1..true", 14, "a range: expected int, found bool"),
+    ("add", "1 + true", 15, "'+': expected int, found bool"),
+    ("join_lists", "[1] + [true]", 17, "'+' of lists: expected list of int, found list of bool"),
+    ("join_texts", '"a" + 1', 17, "'+' of strings: expected str, found int"),
+    ("sub", '1 - "a"', 15, "'-': expected int, found str"),
+    ("mul", "true * 1", 11, "'*': expected int, found bool"),
+    ("div", '1 / "a"', 15, "'/': expected int, found str"),
+    ("mod", '"x" % 2', 11, "'%': expected int, found str"),
+    ("cond", 'if true then 1 else "a"', 31, "the 'else' branch: expected int, found str"),
+    ("", "1 in 2", 16, "'in': expected a list or a zone, found int"),       # (no operation of 'in' fits)
+    ("", "if 1 then 2 else 3", 14, "the condition: expected bool, found int"),
+    ("", "none == 1", 0, ""),                                              # (anything may be none)
+    ("", "top(supply) not in hand(active)", 0, ""),
+]
+MISUSED = """ruleset t
+players 2..2
+kind Stone { n: int }
+zone supply: Stone
+zone hand: Stone per player
+deck stones into supply { Stone(n: i) for i in 1..3 }
+var w: int = 0
+turn {
+  let v = %s
+  w = 1
+}
+end when true
+score(p) = 0
+"""
+
+
+@pytest.mark.parametrize(("name", "source", "column", "message"), MISUSES, ids=[m[1] for m in MISUSES])
+def test_the_checker_types_each_operation_by_its_rule(name, source, column, message):
+    text = MISUSED % source
+    if not message:
+        compile_sources(SourceSet(base=parse(text, "t.meeple"), sources={"t.meeple": text}))
+        return
+    with pytest.raises(MeepleError) as err:
+        compile_sources(SourceSet(base=parse(text, "t.meeple"), sources={"t.meeple": text}))
+    (d,) = err.value.diagnostics
+    assert (d.code, d.span.line, d.span.column, d.message) == ("check/type-mismatch", 9, column, message)
+
+
+def test_every_operation_is_misused_above():
+    assert {m[0] for m in MISUSES} - {""} == set(language.OPERATORS)
+
+
+def test_the_operators_bind_as_the_grammar_says():
+    places = grammar_places()
+    shapes = {op.name: op.shape for op in language.OPERATORS.values()}
+    assert set(language.PRECEDENCE) == set(language.OPERATORS)   # (each at one level)
+    for a in language.OPERATORS:
+        for b in language.OPERATORS:
+            assert (language.PRECEDENCE[a] < language.PRECEDENCE[b]) == (places[shapes[a]][0] < places[shapes[b]][0]), (a, b)
+    grammar = GRAMMAR.read_text(encoding="utf-8")
+    for level in language.LEVELS:
+        for name in level.ops:   # (the rule that holds its operator is one its row names)
+            assert places[shapes[name]][1] in level.rules, name
+        for rule in level.rules:
+            assert re.search(rf"^[?!]?{rule}:|-> {rule}\b", grammar, re.M), rule
+
+
+def test_the_reference_table_of_operators_is_the_table():
+    text = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
+    assert builtins_docs.docs_text(text) == text, "run python3 tools/builtins_docs.py"
+    start, end = builtins_docs.operators_span(text)
+    assert text[start:end] == language.reference_table()
+    assert text.index(builtins_docs.OPERATORS) < start < text.index("### 7.2")
+
+
+def _alternatives(pattern: str) -> set[str]:
+    """The words of an editor grammar's ``\\b(a|b|c)\\b``."""
+    return set(re.fullmatch(r"\\b\((.*)\)\\b", pattern).group(1).split("|"))
+
+
+def test_the_editor_grammar_marks_every_operator():
+    grammar = json.loads((ROOT / "editors" / "vscode" / "syntaxes" / "meeple.tmLanguage.json").read_text(encoding="utf-8"))
+    symbols = grammar["repository"]["operator"]["match"]
+    keywords = {p["name"]: _alternatives(p["match"]) for p in grammar["repository"]["keyword"]["patterns"]}
+    logical = keywords["keyword.operator.logical.meeple"]
+    words = set()
+    for op in language.OPERATORS.values():
+        if op.node == "CondExpr":   # (if, then, else: keywords of statements too)
+            assert {"if", "then", "else"} <= keywords["keyword.control.meeple"]
+            continue
+        for part in op.symbol.split():
+            if part.isalpha():
+                words.add(part)
+                assert part in logical | keywords["keyword.control.meeple"], part
+            else:
+                assert re.fullmatch(symbols, part), part
+    assert logical <= words
+
+
+def test_every_operation_has_its_phrase_in_every_rulebook_language():
+    for lang, cat in rulebook.catalogs().items():
+        assert {op.words for op in language.OPERATORS.values()} <= set(cat["messages"]), lang
+
+
+def test_what_the_optimiser_assumes_of_each_operation(monkeypatch):
+    # (core/facts.py: what counts work; core/inline.py: what cannot fail and counts nothing)
+    prog = _program(RULES, True, monkeypatch)
+    c = prog.checked
+    nodes = [n for s in ir.walk(c.turn.body) for n in ir.walk(s) if n.node in ("UnOp", "BinOp", "CondExpr")]
+    counting = {operators.resolve(n, c.type_of).name for n in nodes if prog.facts.counts_work(n)}
+    assert counting == {"range", "join_lists", "join_texts"}
+    # (of the ruleset's operators, whose operands are names and numbers, but the
+    # conditional's, which calls a built-in)
+    harmless = {operators.resolve(n, c.type_of).name for n in nodes if prog.facts.harmless(n)}
+    assert harmless == {"not", "neg", "and", "or", "eq", "ne", "lt", "le", "gt", "ge", "in_list", "not_in_list",
+                        "add", "sub"}
+    for op in operators.OPERATORS.values():   # (harmless: cannot fail, counts nothing)
+        assert not (op.harmless and (op.counts or op.costly or op.reads_r)), op.name
+
+
+@pytest.mark.parametrize("source", ["(1 + 2) * 3", "-(1 - 2)", "not (true and false) or true", "1..2 + 3",
+                                    "(if true then 1 else 2) + 1", "1 - (2 - 3)", "not -1 in [1]",
+                                    "(true or false) and true", "-(1..2) == [1]", "2 * -3 % 4 / (5 % 6)"])
+def test_meeple_code_writes_the_operators_back_as_they_bind(source):
+    # (interpreter/documents/meeple_code.py: brackets where the table's levels need them)
+    assert meeple_code.expr(_parsed(source)) == source

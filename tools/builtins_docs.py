@@ -1,7 +1,8 @@
-"""Writes what is generated from the table of built-ins (dsl/builtins.py) again: the
-table of docs/language.md §8 and the editor grammar's pattern of built-in calls
-(editors/vscode/syntaxes/meeple.tmLanguage.json). Run it after changing the table
-(tests/test_builtins.py fails until then).
+"""Writes what is generated from the table of built-ins (dsl/builtins.py) and from the
+table of operators (dsl/operators.py) again: the tables of docs/language.md §8 and §7.1
+and the editor grammar's pattern of built-in calls
+(editors/vscode/syntaxes/meeple.tmLanguage.json). Run it after changing a table
+(tests/test_builtins.py and tests/test_operators.py fail until then).
 
     python3 tools/builtins_docs.py
 """
@@ -14,11 +15,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from meeple.dsl import builtins  # noqa: E402 - the checkout, on the path just above
+from meeple.dsl import builtins, operators  # noqa: E402 - the checkout, on the path just above
 
 LANGUAGE = ROOT / "docs" / "language.md"
 GRAMMAR = ROOT / "editors" / "vscode" / "syntaxes" / "meeple.tmLanguage.json"
 SECTION = "## 8. Built-in functions and constants"
+OPERATORS = "### 7.1 Operators and precedence"
 SCOPE = "support.function.builtin.meeple"
 
 
@@ -29,9 +31,18 @@ def table_span(text: str) -> tuple[int, int]:
     return start, end
 
 
+def operators_span(text: str) -> tuple[int, int]:
+    """Where the table of operators is in docs/language.md (start, end)."""
+    start = text.index("| Operators | Meaning | Types | Grammar |", text.index(OPERATORS))
+    end = text.index("\n\n", start)
+    return start, end
+
+
 def docs_text(text: str) -> str:
     start, end = table_span(text)
-    return text[:start] + builtins.reference_table() + text[end:]
+    text = text[:start] + builtins.reference_table() + text[end:]
+    start, end = operators_span(text)
+    return text[:start] + operators.reference_table() + text[end:]
 
 
 def grammar_text(text: str) -> str:

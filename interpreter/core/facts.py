@@ -70,7 +70,7 @@ from __future__ import annotations
 from functools import cached_property
 
 from ...dsl import ast as ir
-from . import orderfree
+from . import operators, orderfree
 from .bounds import Bounds
 from .cells import Cells
 from .hoist import Hoist
@@ -181,8 +181,7 @@ class Facts(Bounds, Cells, Hoist, Inline, Memo, Occupancy, Once, Pure):
     def counts_work(self, n) -> bool:
         """Whether evaluating the node ``n`` counts work against the budget by itself (not
         counting its operands'): a range ``a..b``, two lists or texts joined."""
-        return n.node == "BinOp" and (n.op == ".." or (
-            n.op == "+" and self.c.type_of(n).tag in ("list", "str")))
+        return n.node == "BinOp" and operators.resolve(n, self.c.type_of).counts
 
     def counts_any(self, e) -> bool:
         """Whether evaluating the expression ``e`` may count work or calls against the

@@ -51,6 +51,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...dsl import ast as ir
 from ...dsl.builtins import CLOSURES
+from . import operators
 from .primitives import PRIMITIVES
 
 # the nodes of a body that may be written in place: they bind no variables, so an
@@ -65,10 +66,10 @@ SPLICE_DEPTH = 3    # bodies the statement form writes in place in one another a
 _SPLICED = frozenset({"Comprehension", "Aggregate", "Call"})   # (a body without these: an expression)
 # a text that may be written twice (see simple_arg): letters, digits, spaces
 _PLAIN_TEXT = re.compile(r"[A-Za-z0-9_ ]*")
-# the nodes of a harmless expression (see Inline.harmless), the operators among them
+# the nodes of a harmless expression (see Inline.harmless; the operators among them: those
+# harmless in core/operators.py)
 _HARMLESS = frozenset({"IntLit", "StrLit", "BoolLit", "NoneLit", "Var", "TypeRef", "ListLit", "TupleLit",
                        "CondExpr", "UnOp", "BinOp", "Attr", "Call"})
-_HARMLESS_OPS = frozenset({"+", "-", "==", "!=", "and", "or", "<", "<=", ">", ">=", "in", "not in"})
 
 
 def plain_text(value: str) -> bool:
@@ -248,9 +249,8 @@ class Inline:
             node = n.node
             if node not in _HARMLESS:
                 return False
-            if node == "BinOp" and (n.op not in _HARMLESS_OPS or self.counts_work(n) or (
-                    n.op in ("<", "<=", ">", ">=") and c.type_of(n.left).tag != "int") or (
-                    n.op in ("in", "not in") and c.type_of(n.right).tag != "list")):
+            if node == "BinOp" and (not operators.resolve(n, c.type_of).harmless or (
+                    n.op in ("<", "<=", ">", ">=") and c.type_of(n.left).tag != "int")):
                 return False
             if node == "Attr" and not self.simple_arg(n):
                 return False

@@ -3,10 +3,13 @@ operation an IR ``UnOp``, ``BinOp`` or ``CondExpr`` is (``resolve``: its ``op`` 
 class of its operands' type choose it), its reference meaning (a Python function of the
 operands' values, core/evaluate.py), its Python form (the text ``codegen.ExprCompiler``
 writes, the straightforward code and the fast code alike), its native form (the C++
-text ``kernel.Gen`` writes, native/kernel_operators.py) and a line of documentation.
-tests/test_operators.py checks that the table holds every operator of the grammar and
-that every engine implements each operation; an operator the table lacks is an error
-where it is met (``MissingOperator``), never a fallback.
+text ``kernel.Gen`` writes, native/kernel_operators.py). The language's side of each
+operation (its node, op and class of type, its type rule, precedence, documentation and
+rulebook phrase) is dsl/operators.py, keyed by the same names: an entry here takes its
+node, op and class from there. tests/test_operators.py checks that both tables hold
+every operator of the grammar and that every engine implements each operation; an
+operator the table lacks is an error where it is met (``MissingOperator``), never a
+fallback.
 
 The printers' optimisations are passes on top of these base forms, in the printers:
 ints of known ranges added, subtracted, multiplied or divided plainly (core/bounds.py),
@@ -29,6 +32,8 @@ from dataclasses import dataclass
 from string import Formatter
 from types import SimpleNamespace
 
+from ...dsl import operators as language
+from ...dsl.operators import operands
 from ...dsl.types import T, has_none
 from ..play import helpers
 from .primitives import Form, NotNative
@@ -41,16 +46,6 @@ _IDS = ("player", "item", "cell", "zone")
 class MissingOperator(AssertionError):
     """An operator of the IR with no operation in the table (a language construct no
     engine may run: never a fallback)."""
-
-
-def operands(e) -> tuple:
-    """An operator's operands, in the order they are evaluated: ``(operand,)``, ``(left,
-    right)``, ``(cond, then, other)``."""
-    if e.node == "UnOp":
-        return (e.operand,)
-    if e.node == "CondExpr":
-        return (e.cond, e.then, e.other)
-    return (e.left, e.right)
 
 
 def _place_or_list(e, ty) -> str:
@@ -203,76 +198,95 @@ def _cxx_cond(call: CxxOp) -> str:
 # ------------------------------------------------------------------ the table
 @dataclass(frozen=True)
 class Operator:
-    name: str           # the operation's name
-    node: str           # the IR node: UnOp, BinOp, CondExpr
-    op: str             # the IR op (``?``: a conditional)
-    on: str             # the class of the type that selects it ("" where op alone does)
+    name: str           # the operation's name (dsl/operators.py's key: its node, op, type rule, doc)
     # the reference meaning: a function of the runtime R, the program's budgets and the
     # operands' values; where ``lazy``, the operands after the first are functions that
     # evaluate them (evaluated only where the operation needs them)
     meaning: Callable
     python: Form        # the Python form (codegen.ExprCompiler)
     cxx: Form           # the C++ form (kernel.Gen)
-    doc: str            # what it does, in a line
     lazy: bool = False
     # what its Python form does besides computing: reads the runtime R (``{R.t}``),
     # gives R to a helper, or takes work the fast code computes once (``_pure``)
     reads_r: bool = False
     gives_r: bool = False
     costly: bool = False
+    # what the optimiser may assume of it (core/facts.py, core/inline.py): it counts
+    # work against the budget by itself (``counts``); it cannot fail and counts nothing
+    # (``harmless``: an inlined argument of it may be evaluated where it is not used)
+    counts: bool = False
+    harmless: bool = True
+
+    @property
+    def language(self) -> language.Operator:
+        """Its entry in the language's table (dsl/operators.py)."""
+        return language.OPERATORS[self.name]
+
+    @property
+    def node(self) -> str:
+        """The IR node: UnOp, BinOp, CondExpr."""
+        return self.language.node
+
+    @property
+    def op(self) -> str:
+        """The IR op (``?``: a conditional)."""
+        return self.language.symbol
+
+    @property
+    def on(self) -> str:
+        """The class of the type that selects it ("" where the op alone does)."""
+        return self.language.on
+
+    @property
+    def doc(self) -> str:
+        return self.language.doc
 
     @property
     def key(self) -> tuple[str, str, str]:
         return self.node, self.op, self.on
 
 
-def _binary(name: str, op: str, meaning: Callable, python: Form, cxx: Form, doc: str, on: str = "", **kw) -> Operator:
-    return Operator(name, "BinOp", op, on, meaning, python, cxx, doc, **kw)
+def _binary(name: str, meaning: Callable, python: Form, cxx: Form, **kw) -> Operator:
+    return Operator(name, meaning, python, cxx, **kw)
 
 
-def _compare(name: str, op: str, meaning: Callable, cxx: Form, doc: str) -> Operator:
-    return _binary(name, op, meaning, f"({{0}} {op} {{1}})", cxx, doc)
+def _compare(name: str, meaning: Callable, cxx: Form) -> Operator:
+    return _binary(name, meaning, f"({{0}} {language.OPERATORS[name].symbol} {{1}})", cxx)
 
 
 OPERATORS: dict[str, Operator] = {op.name: op for op in [
-    Operator("not", "UnOp", "not", "", lambda R, B, a: not a, "(not {0})", "(!{b0})", "whether a bool is false"),
+    Operator("not", lambda R, B, a: not a, "(not {0})", "(!{b0})"),
     # (the fast code writes the negation of a number written out as a number: codegen_base.negated)
-    Operator("neg", "UnOp", "-", "", lambda R, B, a: -a, "(-{0})", "neg({i0})", "an int negated"),
-    _binary("and", "and", lambda R, B, a, b: a and b(), "({0} and {1})", "({b0} && {b1})",
-            "whether both hold (the right evaluated only where the left holds)", lazy=True),
-    _binary("or", "or", lambda R, B, a, b: a or b(), "({0} or {1})", "({b0} || {b1})",
-            "whether either holds (the right evaluated only where the left does not)", lazy=True),
-    _compare("eq", "==", lambda R, B, a, b: a == b, _cxx_compared(""), "whether two values are equal"),
-    _compare("ne", "!=", lambda R, B, a, b: a != b, _cxx_compared("!"), "whether two values differ"),
-    _compare("lt", "<", lambda R, B, a, b: a < b, _cxx_order("lt({0}, {1})"), "whether the left is less"),
-    _compare("le", "<=", lambda R, B, a, b: a <= b, _cxx_order("le({0}, {1})"), "whether the left is at most the right"),
-    _compare("gt", ">", lambda R, B, a, b: a > b, _cxx_order("lt({1}, {0})"), "whether the left is more"),
-    _compare("ge", ">=", lambda R, B, a, b: a >= b, _cxx_order("le({1}, {0})"), "whether the left is at least the right"),
-    _binary("in_place", "in", lambda R, B, a, b: R.loc[a] == b, "({R.loc}[{0}] == {1})", "(zin({S}, {0}, {1}))",
-            "whether an item lies in a zone or on a cell", on="place", reads_r=True),
-    _binary("not_in_place", "not in", lambda R, B, a, b: R.loc[a] != b, "({R.loc}[{0}] != {1})", "(!zin({S}, {0}, {1}))",
-            "whether an item lies elsewhere than in a zone or on a cell", on="place", reads_r=True),
-    _binary("in_list", "in", lambda R, B, a, b: a in b, "({0} in {1})", _cxx_in_list(""),
-            "whether a list holds a value", on="list"),
-    _binary("not_in_list", "not in", lambda R, B, a, b: a not in b, "({0} not in {1})", _cxx_in_list("!"),
-            "whether a list lacks a value", on="list"),
-    _binary("range", "..", lambda R, B, a, b: helpers._range(R, a, b, B.range), "_range(R, {0}, {1}, {B.range})",
-            "irange({W}, {i0}, {i1})", "the ints from the left to the right (counted as work, at most the range budget)",
-            gives_r=True),
-    _binary("add", "+", lambda R, B, a, b: a + b, "({0} + {1})", "add({i0}, {i1})", "the sum of two ints", on="int"),
-    _binary("join_lists", "+", lambda R, B, a, b: helpers._cat(R, a, b), "_cat(R, {0}, {1})", "wcat({W}, {t0}, {t1})",
-            "two lists joined (their elements counted as work)", on="list", gives_r=True),
-    _binary("join_texts", "+", lambda R, B, a, b: helpers._cat(R, a, b), "_cat(R, {0}, {1})", _cxx_texts,
-            "two texts joined", on="str", gives_r=True),
-    _binary("sub", "-", lambda R, B, a, b: a - b, "({0} - {1})", "sub({i0}, {i1})", "the difference of two ints"),
-    _binary("mul", "*", lambda R, B, a, b: helpers._mul(a, b, B.integer), "_mul({0}, {1}, {B.integer})",
-            "mul({i0}, {i1}, {B.integer}LL)", "the product of two ints (at most the integer budget)", costly=True),
-    _binary("div", "/", lambda R, B, a, b: helpers._div(a, b), "_div({0}, {1})", "floordiv({i0}, {i1})",
-            "an int divided by another, rounded down (an error by 0)", costly=True),
-    _binary("mod", "%", lambda R, B, a, b: helpers._mod(a, b), "_mod({0}, {1})", "mod({i0}, {i1})",
-            "the remainder of that division (an error by 0)", costly=True),
-    Operator("cond", "CondExpr", "?", "", lambda R, B, c, a, b: a() if c else b(), "({1} if {0} else {2})", _cxx_cond,
-             "the then value where the condition holds, else the else value", lazy=True),
+    Operator("neg", lambda R, B, a: -a, "(-{0})", "neg({i0})"),
+    _binary("and", lambda R, B, a, b: a and b(), "({0} and {1})", "({b0} && {b1})", lazy=True),
+    _binary("or", lambda R, B, a, b: a or b(), "({0} or {1})", "({b0} || {b1})", lazy=True),
+    _compare("eq", lambda R, B, a, b: a == b, _cxx_compared("")),
+    _compare("ne", lambda R, B, a, b: a != b, _cxx_compared("!")),
+    _compare("lt", lambda R, B, a, b: a < b, _cxx_order("lt({0}, {1})")),
+    _compare("le", lambda R, B, a, b: a <= b, _cxx_order("le({0}, {1})")),
+    _compare("gt", lambda R, B, a, b: a > b, _cxx_order("lt({1}, {0})")),
+    _compare("ge", lambda R, B, a, b: a >= b, _cxx_order("le({1}, {0})")),
+    _binary("in_place", lambda R, B, a, b: R.loc[a] == b, "({R.loc}[{0}] == {1})", "(zin({S}, {0}, {1}))",
+            reads_r=True, harmless=False),
+    _binary("not_in_place", lambda R, B, a, b: R.loc[a] != b, "({R.loc}[{0}] != {1})", "(!zin({S}, {0}, {1}))",
+            reads_r=True, harmless=False),
+    _binary("in_list", lambda R, B, a, b: a in b, "({0} in {1})", _cxx_in_list("")),
+    _binary("not_in_list", lambda R, B, a, b: a not in b, "({0} not in {1})", _cxx_in_list("!")),
+    _binary("range", lambda R, B, a, b: helpers._range(R, a, b, B.range), "_range(R, {0}, {1}, {B.range})",
+            "irange({W}, {i0}, {i1})", gives_r=True, counts=True, harmless=False),
+    _binary("add", lambda R, B, a, b: a + b, "({0} + {1})", "add({i0}, {i1})"),
+    _binary("join_lists", lambda R, B, a, b: helpers._cat(R, a, b), "_cat(R, {0}, {1})", "wcat({W}, {t0}, {t1})",
+            gives_r=True, counts=True, harmless=False),
+    _binary("join_texts", lambda R, B, a, b: helpers._cat(R, a, b), "_cat(R, {0}, {1})", _cxx_texts,
+            gives_r=True, counts=True, harmless=False),
+    _binary("sub", lambda R, B, a, b: a - b, "({0} - {1})", "sub({i0}, {i1})"),
+    _binary("mul", lambda R, B, a, b: helpers._mul(a, b, B.integer), "_mul({0}, {1}, {B.integer})",
+            "mul({i0}, {i1}, {B.integer}LL)", costly=True, harmless=False),
+    _binary("div", lambda R, B, a, b: helpers._div(a, b), "_div({0}, {1})", "floordiv({i0}, {i1})",
+            costly=True, harmless=False),
+    _binary("mod", lambda R, B, a, b: helpers._mod(a, b), "_mod({0}, {1})", "mod({i0}, {i1})",
+            costly=True, harmless=False),
+    Operator("cond", lambda R, B, c, a, b: a() if c else b(), "({1} if {0} else {2})", _cxx_cond, lazy=True),
 ]}
 
 BY_KEY: dict[tuple[str, str, str], Operator] = {op.key: op for op in OPERATORS.values()}

@@ -2,12 +2,15 @@
 ruleset author would write them (for rulebooks and other readable output)."""
 from __future__ import annotations
 
-from ...dsl import ast as ir
+from ...dsl import ast as ir, operators
 
-# binding strength of the operators (higher binds tighter), as in dsl/grammar.lark
-_PREC = {"or": 1, "and": 2, "==": 4, "!=": 4, "<=": 4, ">=": 4, "<": 4, ">": 4, "in": 4,
-         "not in": 4, "..": 5, "+": 6, "-": 6, "*": 7, "/": 7, "%": 7}
-_ATOM = 9
+# binding strength of the operators (higher binds tighter): their levels in the table of
+# operators (dsl/operators.py, the grammar's, tests/test_operators.py); then the forms
+# that bind tightest (``x.name``, ``xs[i]``), which need no parentheses
+_PREC = {symbol: operators.PRECEDENCE[ops[0].name]
+         for (node, symbol), ops in operators.SHAPES.items() if node == "BinOp"}
+_NOT, _NEG, _COND = (operators.PRECEDENCE[name] for name in ("not", "neg", "cond"))
+_ATOM = _NEG + 1
 
 
 def type_code(t: ir.TypeRef | None) -> str:
@@ -40,10 +43,10 @@ def _expr(e) -> tuple[str, int]:
             return f"{_wrap(e.left, p)}{op}{_wrap(e.right, p + 1)}", p
         case "UnOp":
             if e.op == "not":
-                return f"not {_wrap(e.operand, 3)}", 3
-            return f"-{_wrap(e.operand, 8)}", 8
+                return f"not {_wrap(e.operand, _NOT)}", _NOT
+            return f"-{_wrap(e.operand, _NEG)}", _NEG
         case "CondExpr":
-            return f"if {expr(e.cond)} then {expr(e.then)} else {expr(e.other)}", 0
+            return f"if {expr(e.cond)} then {expr(e.then)} else {expr(e.other)}", _COND
     return _atom(e), _ATOM
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ...dsl import ast as ir, parse as dsl_parse
+from ...dsl import ast as ir, operators, parse as dsl_parse
 from ...dsl.builtins import BUILTINS
 
 TEMPLATE_PART = re.compile(r"\{([^{}]*)\}")
@@ -68,15 +68,16 @@ class Said(tuple):
         return out
 
 
-# the operators, by the catalog key that says them
-_OPS = {"==": "x.eq", "!=": "x.ne", "<": "x.lt", "<=": "x.le", ">": "x.gt", ">=": "x.ge",
-        "and": "x.and", "or": "x.or", "in": "x.in", "not in": "x.not_in", "+": "x.add",
-        "-": "x.sub", "*": "x.mul", "/": "x.div", "%": "x.mod", "..": "x.range"}
+# the binary operators, by the catalog key that says them (dsl/operators.py's ``words``;
+# ``+`` of lists says its join_lists' phrase, below)
+_OPS = operators.words_by_symbol()
+_WORDS = {name: op.words for name, op in operators.OPERATORS.items()}
 # how a message names a value the steps hold, by its type (the others by their bare
 # name: a template says "at {cell}" or "takes {won}", with the noun it needs)
 _TYPED = {"player": "x.the_player"}
 # a comparison and the one that holds when it does not
-_OPPOSITE = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", "<=": ">", ">": "<=", "in": "not in", "not in": "in"}
+_OPPOSITE = {op.symbol: operators.OPERATORS[op.opposite].symbol
+             for op in operators.OPERATORS.values() if op.opposite}
 # the built-ins whose argument is a list, said over a comprehension
 _AGGREGATE = {"any": "x.some", "all": "x.every"}
 # the forms that give a list (a `+` of them joins lists)
@@ -200,7 +201,7 @@ class Words:
             case "UnOp":
                 return self.unop(e)
             case "CondExpr":
-                return s("x.cond", cond=self.expr(e.cond), then=self.expr(e.then), other=self.expr(e.other))
+                return s(_WORDS["cond"], cond=self.expr(e.cond), then=self.expr(e.then), other=self.expr(e.other))
         return self.compound(e)
 
     def compound(self, e) -> tuple:
@@ -266,7 +267,7 @@ class Words:
             a, b = (("(", *w, ")") if x.node == "CondExpr" or _ends_in_condition(x) else w
                     for x, w in ((e.left, a), (e.right, b)))
         if e.op == "+" and (_is_list(e.left, self.c) or _is_list(e.right, self.c)):
-            return s("x.concat", a=a, b=b)
+            return s(_WORDS["join_lists"], a=a, b=b)
         if e.op in ("in", "not in") and e.right.node == "BinOp" and e.right.op == "..":
             key = "x.between" if e.op == "in" else "x.not_between"
             return s(key, a=a, lo=self.expr(e.right.left), hi=self.expr(e.right.right))
@@ -284,7 +285,7 @@ class Words:
         s = self.say
         x = e.operand
         if e.op != "not":
-            return s("x.neg", a=self.expr(x))
+            return s(_WORDS["neg"], a=self.expr(x))
         if x.node == "Call" and x.func in ("empty", "occupied") and len(x.args) == 1:
             flip = "occupied" if x.func == "empty" else "empty"
             return self.call(ir.Call(func=flip, args=x.args))
@@ -293,7 +294,7 @@ class Words:
         if x.node == "BinOp" and x.op in ("and", "or"):      # neither a nor b: not a and not b
             return self.binop(ir.BinOp(op="or" if x.op == "and" else "and", left=ir.UnOp(op="not", operand=x.left),
                                        right=ir.UnOp(op="not", operand=x.right)))
-        return s("x.not", a=self.expr(x))
+        return s(_WORDS["not"], a=self.expr(x))
 
     def call(self, e) -> tuple:
         s, c = self.say, self.c
