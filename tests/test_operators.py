@@ -374,7 +374,8 @@ def test_what_the_optimiser_assumes_of_each_operation(monkeypatch):
 
 @pytest.mark.parametrize("source", ["(1 + 2) * 3", "-(1 - 2)", "not (true and false) or true", "1..2 + 3",
                                     "(if true then 1 else 2) + 1", "1 - (2 - 3)", "not -1 in [1]",
-                                    "(true or false) and true", "-(1..2) == [1]", "2 * -3 % 4 / (5 % 6)"])
+                                    "(true or false) and true", "-(1..2) == [1]", "2 * -3 % 4 / (5 % 6)",
+                                    "(1 < 2) == true", "(1 in [1]) != (2 in [2])", "1..2 == [1, 2]"])
 def test_meeple_code_writes_the_operators_back_as_they_bind(source):
     # (interpreter/documents/meeple_code.py: brackets where the table's levels need them)
     assert meeple_code.expr(_parsed(source)) == source

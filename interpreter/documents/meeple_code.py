@@ -11,6 +11,9 @@ _PREC = {symbol: operators.PRECEDENCE[ops[0].name]
          for (node, symbol), ops in operators.SHAPES.items() if node == "BinOp"}
 _NOT, _NEG, _COND = (operators.PRECEDENCE[name] for name in ("not", "neg", "cond"))
 _ATOM = _NEG + 1
+# the operators that do not chain (the grammar's ``compare`` and ``range_expr``: ``a < b
+# == c`` is no expression): their left operand bracketed like their right
+_UNCHAINED = {symbol for symbol, p in _PREC.items() if p in (_PREC["=="], _PREC[".."])}
 
 
 def type_code(t: ir.TypeRef | None) -> str:
@@ -40,7 +43,7 @@ def _expr(e) -> tuple[str, int]:
         case "BinOp":
             p = _PREC.get(e.op, 4)
             op = ".." if e.op == ".." else f" {e.op} "
-            return f"{_wrap(e.left, p)}{op}{_wrap(e.right, p + 1)}", p
+            return f"{_wrap(e.left, p + 1 if e.op in _UNCHAINED else p)}{op}{_wrap(e.right, p + 1)}", p
         case "UnOp":
             if e.op == "not":
                 return f"not {_wrap(e.operand, _NOT)}", _NOT
