@@ -84,9 +84,8 @@ class Occupancy:
             return e.then if ok else None
         if e.node != "Call" or self.call_kind(e) != "function":
             return None
-        fd = self.c.functions[e.func]
-        if depth >= _DEPTH or e.func in self.counts_calls or len(fd.params) != len(e.args) \
-                or not all(self.harmless(a) for a in e.args):
+        fd = self._looked_into(e, depth)
+        if fd is None:
             return None
         for q, a in zip(fd.params, e.args):
             if a.node == "Var" and a.name == var:
@@ -111,12 +110,21 @@ class Occupancy:
             return False
         if self.call_kind(e) == "builtin":
             return self._zone_test(e, yes, var)
-        fd = self.c.functions.get(e.func)
-        if fd is None or depth >= _DEPTH or e.func in self.counts_calls or len(fd.params) != len(e.args) \
-                or not all(self.harmless(a) for a in e.args):
+        fd = self._looked_into(e, depth)
+        if fd is None:
             return False
         return any(a.node == "Var" and a.name == var and self._false_when_empty(fd.body, q.name, depth + 1, occupied)
                    for q, a in zip(fd.params, e.args))
+
+    def _looked_into(self, e, depth: int):
+        """The rule function the call ``e`` (at ``depth`` calls within) calls, where its
+        body may be looked into as if written in place: not deeper than ``_DEPTH``, its
+        calls not counted, its arguments harmless, one for each parameter; else None."""
+        fd = self.c.functions.get(e.func)
+        if fd is None or depth >= _DEPTH or e.func in self.counts_calls or len(fd.params) != len(e.args) \
+                or not all(self.harmless(a) for a in e.args):
+            return None
+        return fd
 
     def _zone_test(self, e, func: str, var: str) -> bool:
         """Whether ``e`` is the built-in ``func`` (``occupied``, ``empty``) of the cell

@@ -32,7 +32,6 @@ and ``kernel_types`` (what they share).
 """
 from __future__ import annotations
 
-import os
 from itertools import count
 
 from ...dsl.types import T, type_code
@@ -48,6 +47,7 @@ from .kernel_build import (  # noqa: F401 - read as kernel.X by the package and 
     compiler,
     enabled,
     flags,
+    given_flags,
     module_key,
     module_name,
     obtain,
@@ -1295,8 +1295,7 @@ def load_or_build(source: str, on_build=None):
     quick = kernel_quick.plan(source)
     if quick is not None:
         return quick.obtain(on_build)
-    given = os.environ.get("MEEPLE_KERNEL_CXXFLAGS", "").split()
-    return obtain(source, flags(), on_build, builder=None if given else kernel_pgo.build)
+    return obtain(source, flags(), on_build, builder=None if given_flags() else kernel_pgo.build)
 
 
 def build(prog, on_build=None) -> Kernel:

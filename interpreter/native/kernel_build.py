@@ -59,10 +59,15 @@ def status() -> str | None:
     return None
 
 
+def given_flags() -> list[str]:
+    """The options ``MEEPLE_KERNEL_CXXFLAGS`` gives (split at spaces; none where unset)."""
+    return os.environ.get("MEEPLE_KERNEL_CXXFLAGS", "").split()
+
+
 def flags() -> list[str]:
-    """The compiler's options: ``MEEPLE_KERNEL_CXXFLAGS`` (split at spaces) replaces the
+    """The compiler's options: ``MEEPLE_KERNEL_CXXFLAGS`` (``given_flags``) replaces the
     optimization (``-O0`` builds faster, runs slower: the same games)."""
-    own = os.environ.get("MEEPLE_KERNEL_CXXFLAGS", "").split()
+    own = given_flags()
     return ([f for f in CXX_FLAGS if not f.startswith("-O")] + own) if own else list(CXX_FLAGS)
 
 

@@ -433,19 +433,18 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks, InPlaceReads):
         if touched:
             names = [ident("A", p.name) for p in self.c.functions[name].params]
             recheck = f"{touched}(s, e{''.join(', ' + a for a in names)})"
-        seal = (f"e.clean = true; e.moved = false; e.nt = 0; e.lin = s.z.lin.id; for (Id x_ : {ident('A', hop[1])}) "
+        g = ident("A", hop[1])
+        seal = (f"e.clean = true; e.moved = false; e.nt = 0; e.lin = s.z.lin.id; for (Id x_ : {g}) "
                 f"if (x_ >= 0 && x_ < NZ) {point}(x_, (int32_t)i_);")
         # (an entry rechecked for its own list: its cells point at it still where none was
         # pointed elsewhere since it was sealed, ``moved``, and are pointed again only then)
-        reseal = (f"e.clean = true; bool mv_ = e.moved; e.moved = false; e.nt = 0; e.lin = s.z.lin.id; "
-                  f"if (mv_) for (Id x_ : {ident('A', hop[1])}) if (x_ >= 0 && x_ < NZ) {point}(x_, (int32_t)i_);")
+        cleaned = "e.clean = true; bool mv_ = e.moved; e.moved = false; e.nt = 0; e.lin = s.z.lin.id; "
+        reseal = f"{cleaned}if (mv_) for (Id x_ : {g}) if (x_ >= 0 && x_ < NZ) {point}(x_, (int32_t)i_);"
         hit = self._hit()
-        g = ident("A", hop[1])
         # (an entry carried on for a list whose first cells are its own, ``e_g_``: those
         # point at it still where none moved, and the cells added alone are pointed)
         grown = self._grown(name, keys, g, (
-            f"e.clean = true; bool mv_ = e.moved; e.moved = false; e.nt = 0; e.lin = s.z.lin.id; "
-            f"for (size_t j_ = mv_ ? 0 : e_g_.size(); j_ < {g}.size(); ++j_) {{ Id x_ = {g}[j_]; "
+            f"{cleaned}for (size_t j_ = mv_ ? 0 : e_g_.size(); j_ < {g}.size(); ++j_) {{ Id x_ = {g}[j_]; "
             f"if (x_ >= 0 && x_ < NZ) {point}(x_, (int32_t)i_); }}"))
         slot = (f"size_t i_ = {g}.size() && (size_t){g}[0] < (size_t)NZ ? (size_t){g}[0] "
                 f": (size_t)NZ + ((({h}) >> 13) & 255); auto& e = {table}[i_]; ")

@@ -54,9 +54,6 @@ class OccupiedWalks:
         kernel_early.py, bounds what the rest could add by it, not by the board's size),
         None for a relation's row (bounded by the row's length)."""
         g = self.gen
-        reads = reads_of(sc)
-        if reads is not None and reads.through != "s.z":
-            return None
         board = g.facts.occupied_only(cl, cond)
         # (or only empty cells pass it: the bits clear walked, a board's points to play)
         empty = board is None
@@ -103,6 +100,9 @@ class OccupiedWalks:
         (``_row_bits``) both set, lowest first; None where the row's cells are not all in
         the index or not in its order."""
         g = self.gen
+        reads = reads_of(sc)
+        if reads is not None and reads.through != "s.z":
+            return None
         name = g.facts.occupied_related(cl, cond)
         bits = self._row_bits(name) if name is not None else None
         if bits is None:

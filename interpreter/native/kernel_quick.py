@@ -123,7 +123,7 @@ def quick_options(options: list[str]) -> list[str]:
 def plan(source: str) -> Plan | None:
     """The plan for ``source``'s kernel, or None where it is built as asked and waited
     for (switched off, options given, no cache folder, no ``fcntl``/``fork``)."""
-    if not enabled() or os.environ.get("MEEPLE_KERNEL_CXXFLAGS", "").split() or not hasattr(os, "fork"):
+    if not enabled() or kernel_build.given_flags() or not hasattr(os, "fork"):
         return None
     try:
         import fcntl  # noqa: F401
