@@ -146,6 +146,10 @@ SLOW = {
     "test_kernel_early_counts.py": (
         "test_the_work_counted_is_python_s",
     ),
+    "test_kernel_charges.py": (
+        "test_games_of_such_ranges_stay_python_s_after_every_move",
+        "test_the_work_counted_is_python_s",
+    ),
     "test_lang_verbs.py": (
         "test_the_kernel_plays_verbs_demo_as_python_and_counts_the_same_work",
     ),

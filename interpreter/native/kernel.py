@@ -55,6 +55,7 @@ from .kernel_build import (  # noqa: F401 - read as kernel.X by the package and 
 )
 from .kernel_cells import CellFilters
 from .kernel_chance import ChanceStatements
+from .kernel_charges import RangeCharges
 from .kernel_driver import Driver
 from .kernel_early import EarlyCounts
 from .kernel_emptiness import EmptyLists
@@ -90,7 +91,7 @@ MAX_SOURCE = 8_000_000  # characters of C++ a kernel may have (chess: 140,000)
 class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists, KnownLoops,
           EmptyLists, WalkViews, TabledRows, ConstantJoins, FilteredCalls,
           RangedCalls, StateReads, FilterLoops, BranchLoops, NamedValues, Operators, TextKeys, AroundCounts,
-          LentLists):
+          LentLists, RangeCharges):
     """Writes the C++ of one program (``source()``)."""
 
     def __init__(self, prog):
@@ -330,7 +331,8 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
                 a, b = self.expr(it.left, inner, INT), self.expr(it.right, inner, INT)
                 lo, hi = self.fresh("lo"), self.fresh("hi")
                 inside = clause(i + 1, deeper, cond)
-                return (f"{{ I {lo} = {a}, {hi} = {b}; range_work({counters(inner)}, {lo}, {hi}); "
+                work = self.range_charge(it, lo, hi, inner)
+                return (f"{{ I {lo} = {a}, {hi} = {b}; {work}{'; ' if work else ''}"
                         f"{sized(f'{hi} >= {lo} ? {hi} - {lo} + 1 : 0')}"
                         f"for (I {var} = {lo}; {var} <= {hi}; ++{var}) {{ {inside} }} }}")
             # (a short list known: kernel_unroll.py; the first loop of a list reserved

@@ -31,6 +31,7 @@ class KnownLoops:
         def ct(self, t) -> str: ...
         def expr(self, e, sc: dict, want=None) -> str: ...
         def known_param(self, e) -> Any: ...
+        def range_charge(self, it, lo: str, hi: str, sc: dict) -> str: ...
 
     def known_value(self, e, depth: int = 0):
         """The value of ``e`` where it is known before any game: a number written out
@@ -77,7 +78,8 @@ class KnownLoops:
             return None
         xs = self.fresh("xs")
         head = f"{{ const {self.ct(t)}& {xs} = {self.expr(it, sc, t)}; "
-        head += ("" if work_counted else f"W({counters(sc)}, {xs}.size()); ") + sized(str(len(vals))) + (room(xs) if room else "")
+        # (its length known: counted as a constant, the list still evaluated and bound)
+        head += ("" if work_counted else f"W({counters(sc)}, {len(vals)}); ") + sized(str(len(vals))) + (room(xs) if room else "")
         known = self._known()
         turns = []
         for k, v in enumerate(vals):
@@ -114,4 +116,4 @@ class KnownLoops:
             ("RANGE", lo, hi),
             lambda t: f"static List<I> {t}; static const I {t}_d[{n}] = {{{', '.join(f'{v}LL' for v in range(lo, hi + 1))}}};",
             lambda t: f"{t} = List<I>::of_n({t}_d, {n});")
-        return f"(range_work({counters(sc)}, {lo}LL, {hi}LL), List<I>({name}))"
+        return f"({self.range_charge(e, f'{lo}LL', f'{hi}LL', sc)}, List<I>({name}))"   # (never empty)
