@@ -3,8 +3,10 @@ interpreter/native/kernel_occupancy.py): a loop over ``cells(b)`` whose conditio
 false on an empty cell, ``occupied(c)`` first or a function that tests it first
 (``own(c, me) = occupied(c) and ...``), walks the bits of the kernel's index of the
 occupied cells, kept by every move of an item (placed, taken, stacked, moved from one
-board to another, a promotion, castling, en passant in chess); the same moves, states,
-work and calls as Python, on a board of more than one word of the index
+board to another, a promotion, castling, en passant in chess); a loop whose condition
+(or an ``any``'s element) is false on an occupied cell, ``empty(c)`` first, walks the
+bits clear, which must be exact (an empty cell skipped would change the answer); the
+same moves, states, work and calls as Python, on a board of more than one word of the index
 (tests/testdata/occupied_cells.meeple: 100 cells and 9 beside them) and in chess."""
 from __future__ import annotations
 
@@ -33,7 +35,10 @@ def compiled(native: bool, budgets=None):
 # whose loop walks every cell (None)
 WALKED = {"mine_of": "big", "count_mine": "big", "sum_theirs": "big", "held_small": "small",
           "any_far": "big", "first_two": "big", "pairs": "big", "beside": "small",
-          "deep_count": None, "next_count": None, "static_count": None, "stacked": None}
+          "deep_count": None, "next_count": None, "static_count": None, "stacked": None,
+          "mixed_count": None}
+# those whose loop only empty cells pass (the board: the bits clear walked)
+EMPTY_WALKED = {"open_count": "big", "open_small": "small", "any_open": "big"}
 
 
 def _comprehension(body):
@@ -52,6 +57,13 @@ def test_which_loops_only_occupied_cells_pass():
     # (a loop whose clause is not the last is not one: mine_of(p)'s in beside)
     comp = _comprehension(fs["beside"].body)
     assert prog.facts.occupied_only(comp.clauses[0], comp.cond) is None
+    for name, board in EMPTY_WALKED.items():
+        comp = _comprehension(fs[name].body)
+        test = comp.cond if comp.cond is not None else comp.elem   # (any's element)
+        assert prog.facts.cells_only(comp.clauses[-1], test) == (board, False), name
+        assert prog.facts.occupied_only(comp.clauses[-1], test) is None, name
+    comp = _comprehension(fs["mixed_count"].body)
+    assert prog.facts.cells_only(comp.clauses[-1], comp.cond) is None
 
 
 @needs_kernel
@@ -60,11 +72,15 @@ def test_the_kernel_walks_the_index_where_only_occupied_cells_pass():
     source = gen.source()
     # (the big board's 100 cells over two words of the index, after the small one's 9)
     assert "Zones<NI, NZ, false, 1, 109> z;" in source
-    assert gen.occupied.walked.count("small") == 2 and gen.occupied.walked.count("big") >= 7
+    assert gen.occupied.walked.count("small") == 3 and gen.occupied.walked.count("big") >= 9
     assert "occ_mask(" in source and "s.z.occ[0] & 0x1ffULL" in source
     for name, board in WALKED.items():
         if name != "mine_of":   # (its loop run in place in beside: kernel_filter_loops.py)
             assert (".z.occ[" in function_text(source, name)) == (board is not None), name
+    # (the empty cells: the bits clear, within the board's; the small board's 9 first)
+    for name in EMPTY_WALKED:
+        assert "= ~s.z.occ[" in function_text(source, name), name
+    assert "~s.z.occ[0] & 0x1ffULL" in function_text(source, "open_small")
 
 
 @needs_kernel

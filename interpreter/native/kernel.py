@@ -373,8 +373,9 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
                 return (f"{head}const List<Id>& {sub} = {walk[0]}; {sized(f'{sub}.size()')}"
                         f"for (const Id& {var} : {sub}) {{ {CELL_ID.format(var)}{inside} }} }}")
             # (the last loop over a board's cells that only occupied ones pass walks those
-            # alone: kernel_occupancy.py)
-            occupied = self.occupied.loop(cl, comp.cond, inner, var, lambda: clause(i + 1, deeper, cond)) \
+            # alone, or the empty ones: kernel_occupancy.py)
+            occupied = self.occupied.loop(cl, self.occupied.test_of(comp), inner, var,
+                                          lambda: clause(i + 1, deeper, cond)) \
                 if i == len(comp.clauses) - 1 else None
             if occupied is not None:
                 return f"{head}{sized(f'{xs}.size()')}{occupied} }}"
@@ -543,6 +544,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         kept = self.kept_around(e, sc)   # (counts kept per cell: kernel_around.py)
         if kept is not None:
             return kept
+        self.occupied.note_any(e)   # (its elements false on the cells skipped: kernel_occupancy.py)
         try:
             return emit(PRIMITIVES[f].cxx_over, CxxOver(self, e, sc))
         except NotNative as why:
@@ -554,8 +556,9 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         kind = self.facts.call_kind(e)   # (core/facts.py)
         if kind == "builtin":
             return self.builtin(e, f, sc)
-        if kind == "function":   # (a filter over a list made for it: kernel_filters.py)
-            return self.filtered_call(e, sc) or self.ranged_call(e, sc) or self.function_call(e, sc)
+        if kind == "function":   # (a filter over a list made for it: kernel_filters.py; a table: kernel_fold.py)
+            return self.constant_call(e, sc) or self.filtered_call(e, sc) or self.ranged_call(e, sc) \
+                or self.function_call(e, sc)
         if kind in ("tuple", "rows"):
             fn = self.tables.relation_n(f, len(e.args))
             return f"{fn}({', '.join(self.expr(a, sc) for a in e.args)})"

@@ -1,5 +1,5 @@
-"""A kernel's loops over a board's occupied cells (kernel.Gen.loops): where only occupied
-cells can pass a loop's condition (core/occupancy.py, ``Facts.occupied_only``: ``[c for
+"""A kernel's loops over a board's occupied cells, or its empty ones (kernel.Gen.loops):
+where only occupied cells can pass a loop's condition (core/occupancy.py, ``Facts.occupied_only``: ``[c for
 c in cells(square) if own(c, me)]``, ``first(c for c in cells(square) if is(c, me,
 king))``), the loop walks the bits of an index of the occupied cells the zones keep
 (cxx/kernel_zones.hpp, ``Zones``' ``occ``: a bit per cell of the boards, set while the
@@ -33,6 +33,20 @@ class OccupiedWalks:
         self.n = max(ids) - self.lo + 1 if ids else 0
         # (the boards of the loops that walk it, in order: where any, the zones keep it)
         self.walked: list[str] = []
+        # (id of the comprehension of an ``any`` with no condition -> its element)
+        self.any_elems: dict[int, object] = {}
+
+    def note_any(self, e) -> None:
+        """Note the aggregate ``e`` where it is ``any(x for ... in cells(b))`` with no
+        condition: its loop may skip the cells where its element is false having counted
+        nothing (``test_of``), as a condition's (``any`` is true where an element is)."""
+        if e.func == "any" and e.comp.cond is None:
+            self.any_elems[id(e.comp)] = e.comp.elem
+
+    def test_of(self, comp):
+        """The test a loop of the comprehension ``comp`` may skip cells by: its
+        condition, or the element of an ``any`` noted (``note_any``); else None."""
+        return comp.cond if comp.cond is not None else self.any_elems.get(id(comp))
 
     def zones_args(self) -> str:
         """The index's arguments of the state's ``Zones`` (after ``NI, NZ`` and whether
@@ -46,10 +60,11 @@ class OccupiedWalks:
         or None where another cell might pass it, where a lasting keep notes each zone
         it reads (``RZ``), or where the board's cells are no run of the zones."""
         g = self.gen
-        board = g.facts.occupied_only(cl, cond)
+        found = g.facts.cells_only(cl, cond)
         reads = reads_of(sc)
-        if board is None or (reads is not None and reads.through != "s.z"):
+        if found is None or (reads is not None and reads.through != "s.z"):
             return None
+        board, occupied = found
         cells = g.p.boards.get(board) or []
         if not cells or cells != list(range(cells[0], cells[0] + len(cells))):
             return None
@@ -58,15 +73,16 @@ class OccupiedWalks:
         first, last = a // _WORD, b // _WORD
         m = g.fresh("m")
         occ = f"{state(sc)}.z.occ"
+        flip = "" if occupied else "~"   # (the empty cells: the bits clear, within the board's)
         if first == last:
             mask = _mask(a - first * _WORD, b - first * _WORD)
-            bits = f"{occ}[{first}]" + ("" if mask == (1 << _WORD) - 1 else f" & {mask:#x}ULL")
+            bits = f"{flip}{occ}[{first}]" + ("" if mask == (1 << _WORD) - 1 else f" & {mask:#x}ULL")
             head = f"for (uint64_t {m} = {bits}; {m}; {m} &= {m} - 1) "
             at = f"{self.lo + first * _WORD} + __builtin_ctzll({m})"
         else:
             w = g.fresh("w")
             head = (f"for (int {w} = {first}; {w} <= {last}; ++{w}) "
-                    f"for (uint64_t {m} = {occ}[{w}] & occ_mask({w}, {a}, {b}); {m}; {m} &= {m} - 1) ")
+                    f"for (uint64_t {m} = {flip}{occ}[{w}] & occ_mask({w}, {a}, {b}); {m}; {m} &= {m} - 1) ")
             at = f"{self.lo} + {w} * {_WORD} + __builtin_ctzll({m})"
         return f"{head}{{ const Id {var} = (Id)({at}); {CELL_ID.format(var)}{inside()} }}"
 
