@@ -127,13 +127,18 @@ class WalkViews:
             args = ", ".join(names)
             # (a ray's elements are cells, never none: each told so, and its last, which
             # spares the tests of each use, kernel_walks.CELL_ID)
-            ends = ends.replace(f"{w}.l = {xs}[{n} - 1]; ", f"{w}.l = {xs}[{n} - 1]; {CELL_ID.format(f'{w}.l')}")
-            return (f"{head}{binds}const Id* {xs}; size_t {xs}_n; List<Id> {xs}_own; "
-                    f"if (!{spans}_span({args}, {xs}, {xs}_n)) {{ "
-                    f"{xs}_own = {spans}({args}); {xs} = {xs}_own.begin(); {xs}_n = {xs}_own.size(); }} "
+            last = f"{w}.l = {xs}[{n} - 1]; {CELL_ID.format(f'{w}.l')}"
+            # (the walk written once, run on the kept ray's cells, or on the ray made
+            # where it is not kept, a list held in that branch alone: none on the stack
+            # of the walk along a kept ray, made and dropped at each walk)
+            on = self.fresh("on")
+            return (f"{head}{binds}auto {on} = [&](const Id* {xs}, size_t {xs}_n) __attribute__((always_inline)) {{ "
                     f"size_t {n} = 0; for (const Id* q_ = {xs}, *e_ = {xs} + {xs}_n; q_ != e_; ++q_) {{ "
                     f"const Id& {var} = *q_; {CELL_ID.format(var)}++{n}; if ({cond}) break; }} "
-                    f"W({counters(sc)}, {n}); {ends}")
+                    f"W({counters(sc)}, {n}); {w}.n = {n}; if ({n}) {{ {w}.f = {xs}[0]; {last}}} }}; "
+                    f"const Id* {xs}; size_t {xs}_n; if ({spans}_span({args}, {xs}, {xs}_n)) {on}({xs}, {xs}_n); "
+                    f"else {{ const List<Id> {xs}_own = {spans}({args}); {on}({xs}_own.begin(), {xs}_own.size()); }} "
+                    f"return {w}; }}())")
         return f"{head}const {self.ct(t)} {xs} = {self.expr(cl.iter, sc, t)}; {walk}"
 
     def _ends_type(self, el: str) -> str:
