@@ -58,7 +58,10 @@ def test_a_walk_along_a_ray_is_in_line_unkept_and_its_known_steps_written_in():
     # (passed to closes as a walk, no list made: kernel_walk_views.py)
     assert "static inline __attribute__((always_inline)) WalkEnds<Id> uV_line(St& s" in source
     assert "uK_line" not in source and "uKB_line" not in source
-    legal = next(r for r in source.splitlines() if r.startswith("static bool uF_legal(St& s") and "{" in r)
+    # (legal, called for each cell, its loops an any over a list written out: in line
+    # where it is called, kernel_rows.short_loops)
+    legal = next(r for r in source.splitlines()
+                 if r.startswith("static inline __attribute__((always_inline)) bool uF_legal(St& s") and "{" in r)
     # (compass() is dirs(): its eight steps, each a number written in, no index checked)
     for dr, dc in ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)):
         assert f"uR0_closes(s, uV_line(s, uA_c, ((I){dr}LL), ((I){dc}LL), uA_s), uA_s)" in legal

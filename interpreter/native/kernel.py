@@ -621,7 +621,9 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         # (a function without a loop, called at every turn of the rules' loops, such as
         # chess's is(c, me, r): inline, which lets the compiler put it in line where it
         # would have called it)
-        loops, short = self.facts.loops(name, ray=True), short_loops(fd.body)   # (kernel_rows.py)
+        # (kernel_rows.py; where it is called in a loop, its any over a short list known too)
+        loops = self.facts.loops(name, ray=True)
+        short = short_loops(fd.body, self.written_out if name in self.facts.called_in_loops else None)
         hint = "" if (loops and not short) or name in self.recursive else SHORT_INLINE if short else "inline "
         if self.ray_walk(name):   # (in line wherever called: kernel_walks.py)
             hint = "inline __attribute__((always_inline)) "
