@@ -164,7 +164,9 @@ def test_only_functions_that_read_zones_alone_have_keeps_that_last():
     # and calls functions, position calls one: their keeps (if any) last a step
     gen = kernel.Gen(kernel_go())
     source = gen.source()
-    assert "uR_stones(" in source and "uR_liberties(" in source and "Zones<NI, NZ, true>" in source
+    # (stamped zones; the index of the occupied points too: its moves' loop walks the empty
+    # ones, kernel_occupancy.py)
+    assert "uR_stones(" in source and "uR_liberties(" in source and "Zones<NI, NZ, true, 1, 81>" in source
     assert gen.lasting("legal") is None and gen.lasting("position") is None
     # (what a body may read besides zones' items, as the printer notes it: the budgets'
     # helpers, walks' marks; any other field of the state, and the keep lasts no longer
