@@ -1,7 +1,8 @@
 """Joins of lists that are the same wherever they are evaluated (a call of a function of
 no parameters whose body is a list written out of constants, such a list, a join of
 them: chess's queen steps, ``straight_steps() + diagonal_steps()``), made once by a
-kernel (interpreter/native/kernel_fold.py) where ``wcat`` made them at every evaluation:
+kernel (interpreter/native/kernel_fold.py) where ``wcat`` made them at every evaluation
+(and a call of such a function read from its table in place, no copy made by a call):
 the same values, the same work counted to the last unit, the same games as Python."""
 from __future__ import annotations
 
@@ -42,7 +43,7 @@ function reach(c: b, steps: list of list of int): int =
 turn {
   choose x from [c for c in cells(b) if empty(c)] as "drop"
   move first(s for s in items(box) if s.seat == seat(active)) to x
-  total = total + reach(x, queen()) + reach(x, three()) + sum(v for v in mine())
+  total = total + reach(x, queen()) + reach(x, three()) + sum(v for v in mine()) + 3 * reach(x, rook())
     + size(rook() + bishop() + [[3, 3]]) + sum(v for v in deeper())
 }
 end when size(box) == 0
@@ -68,6 +69,9 @@ def test_joins_of_constant_lists_are_tables_made_once():
     for name in ("mine", "deeper"):   # (a part not constant: made at each evaluation)
         assert not re.search(r"\(W\(s, \d+\), T\d+\)", function_text(source, name)), name
     assert source.count("= cat(T") >= 4   # (queen's, three's two, the turn's two: made when the module loads)
+    # (a call of rook(), a list written out: its table read in place, no copy of it made
+    # by a call; deeper() is called)
+    assert "uF_rook(s)" not in source and "uF_deeper(s)" in source
 
 
 @needs_kernel

@@ -64,9 +64,11 @@ class _Seen(kernel.Gen):
 
 
 def _check_static(gen, where: str) -> int:
-    """Each ``Static`` is a static list of ids declared as such (or one of an array of
-    them, indexed), and each list of a table printed alone is one; the count of each."""
-    declared = {m.group(1): m.group(2) for m in re.finditer(r"static List<Id> (T\d+)(\[\d+\])?;", "\n".join(gen.tables.statics))}
+    """Each ``Static`` is a static list declared as such (of ids, or of numbers or lists
+    of them written out: kernel_fold.py's; or one of an array of them, indexed), and each
+    list of a table printed alone is one; the count of each."""
+    declared = {m.group(1): m.group(2) for m in re.finditer(r"static List<(?:Id|I|List<I>)> (T\d+)(\[\d+\])?;",
+                                                            "\n".join(gen.tables.statics))}
     seen = 0
     for e, code in gen.__dict__.get("printed", []):
         if isinstance(code, Static):

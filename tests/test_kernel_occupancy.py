@@ -7,7 +7,9 @@ board to another, a promotion, castling, en passant in chess); the same moves, s
 work and calls as Python, on a board of more than one word of the index
 (tests/testdata/occupied_cells.meeple: 100 cells and 9 beside them) and in chess. A
 loop whose condition is false on an occupied cell (``empty(c)`` first: go's legal
-points) walks the clear bits of the same index, the same way."""
+points) walks the clear bits of the same index, the same way (so does an ``any`` whose
+element is so, or an ``or`` of two such tests); the index must be exact there (an empty
+cell skipped would change the answer)."""
 from __future__ import annotations
 
 import random
@@ -35,7 +37,10 @@ def compiled(native: bool, budgets=None):
 # whose loop walks every cell (None)
 WALKED = {"mine_of": "big", "count_mine": "big", "sum_theirs": "big", "held_small": "small",
           "any_far": "big", "first_two": "big", "pairs": "big", "beside": "small",
-          "deep_count": None, "next_count": None, "static_count": None, "stacked": None}
+          "deep_count": None, "next_count": None, "static_count": None, "stacked": None,
+          "mixed_count": None}
+# those whose loop only empty cells pass (the board: the bits clear walked)
+EMPTY_WALKED = {"open_count": "big", "open_small": "small", "any_open": "big"}
 
 
 # the functions whose loop only empty cells pass (the board): the index's clear bits
@@ -63,6 +68,14 @@ def test_which_loops_only_occupied_cells_pass():
         assert prog.facts.occupied_only(comp.clauses[-1], comp.cond, occupied=False) == board, name
         if board is not None:
             assert prog.facts.occupied_only(comp.clauses[-1], comp.cond) is None, name
+    for name, board in EMPTY_WALKED.items():   # (through a function, an or, any's element)
+        comp = _comprehension(fs[name].body)
+        test = comp.cond if comp.cond is not None else comp.elem   # (any's element)
+        assert prog.facts.occupied_only(comp.clauses[-1], test, occupied=False) == board, name
+        assert prog.facts.occupied_only(comp.clauses[-1], test) is None, name
+    comp = _comprehension(fs["mixed_count"].body)   # (an or of an empty and an occupied test)
+    assert prog.facts.occupied_only(comp.clauses[-1], comp.cond) is None
+    assert prog.facts.occupied_only(comp.clauses[-1], comp.cond, occupied=False) is None
 
 
 @needs_kernel
@@ -71,7 +84,7 @@ def test_the_kernel_walks_the_index_where_only_occupied_cells_pass():
     source = gen.source()
     # (the big board's 100 cells over two words of the index, after the small one's 9)
     assert "Zones<NI, NZ, false, 1, 109> z;" in source
-    assert gen.occupied.walked.count("small") == 4 and gen.occupied.walked.count("big") >= 9   # (empty ones too)
+    assert gen.occupied.walked.count("small") == 5 and gen.occupied.walked.count("big") >= 12   # (empty ones too)
     assert "occ_mask(" in source and "s.z.occ[0] & 0x1ffULL" in source
     for name, board in WALKED.items():
         if name != "mine_of":   # (its loop run in place in beside: kernel_filter_loops.py)
@@ -79,6 +92,9 @@ def test_the_kernel_walks_the_index_where_only_occupied_cells_pass():
     # (only empty cells pass: the clear bits walked, the board's alone)
     assert "~s.z.occ[0] & 0x1ffULL" in function_text(source, "free_small")
     assert "~s.z.occ[" in function_text(source, "count_free") and "occ_mask(" in function_text(source, "count_free")
+    for name in EMPTY_WALKED:
+        assert "= ~s.z.occ[" in function_text(source, name), name
+    assert "~s.z.occ[0] & 0x1ffULL" in function_text(source, "open_small")
     # (go's legal points: empty(c) first in legal, called with the cell)
     go = kernel.Gen(interpreter.load("go").for_players(2)).source()
     assert "for (uint64_t uV5_m = ~s.z.occ[uV6_w] & occ_mask(uV6_w, 0, 80);" in go

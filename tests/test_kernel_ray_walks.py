@@ -2,8 +2,8 @@
 calling no rule function and counting nothing: othello's ``line``) is put in line where
 it is called and its values are not kept (kernel_walks.py, ``ray_walk``), and a loop
 over a short list known in advance (``for d in dirs()``, ``for dc in [-1, 1]``) is
-written out element by element, ``d[0]`` the number itself (kernel_unroll.py): the
-kernel's games, states and work stay Python's."""
+written out element by element, ``d[0]`` the number itself (kernel_unroll.py), an
+``any`` over it put in line: the kernel's games, states and work stay Python's."""
 from __future__ import annotations
 
 import re
@@ -58,11 +58,24 @@ def test_a_walk_along_a_ray_is_in_line_unkept_and_its_known_steps_written_in():
     # (passed to closes as a walk, no list made: kernel_walk_views.py)
     assert "static inline __attribute__((always_inline)) WalkEnds<Id> uV_line(St& s" in source
     assert "uK_line" not in source and "uKB_line" not in source
-    legal = next(r for r in source.splitlines() if r.startswith("static bool uF_legal(St& s") and "{" in r)
+    # (legal, called for each cell, its loops an any over a list written out: in line
+    # where it is called, kernel_rows.short_loops)
+    legal = next(r for r in source.splitlines()
+                 if r.startswith("static inline __attribute__((always_inline)) bool uF_legal(St& s") and "{" in r)
     # (compass() is dirs(): its eight steps, each a number written in, no index checked)
     for dr, dc in ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)):
         assert f"uR0_closes(s, uV_line(s, uA_c, ((I){dr}LL), ((I){dc}LL), uA_s), uA_s)" in legal
     assert "at(" not in legal and not re.search(r"for \(const List<I>& uV\d+_d :", source)
+    # (the any over them put in line: c and s in registers, not read through its captures)
+    assert "&& ([&]() __attribute__((always_inline)) -> bool {" in legal
+    # (the ray's cells, and the walk's last, told to be cells: no test of none where read)
+    line = next(r for r in source.splitlines() if r.startswith("static inline __attribute__((always_inline)) "
+                                                               "WalkEnds<Id> uV_line(St& s") and "{" in r)
+    assert re.search(r"const Id& (uV\d+_y) = \*q_; if \(\(uint32_t\)\1 >= \(uint32_t\)NZ\) "
+                     r"__builtin_unreachable\(\);", line)
+    assert re.search(r"(uV\d+_w\.l) = uV\d+_xs\[uV\d+_n - 1\]; if \(\(uint32_t\)\1 >= \(uint32_t\)NZ\)", line)
+    # (the rays' row found from the cell apart from the steps, which fold into a number)
+    assert re.search(r"size_t k_ = \(size_t\)a \* 25 \+ \(size_t\)\(\(d0 \+ 2\) \* 5 \+ \(d1 \+ 2\) \* 1\);", source)
     # (the numbers of a list written out: each its own turn)
     assert len(re.findall(r"\{ const I uV\d+_dr = \(\(I\)0LL\); \{", source)) == 1
     assert len(re.findall(r"\{ const I uV\d+_dc = \(\(I\)1LL\); \{", source)) == 3

@@ -69,9 +69,12 @@ def test_walks_read_at_their_ends_are_passed_whole_and_other_reads_get_lists():
     assert len(views) == 2 and not any("prefix(" in r for r in views)
     # (the ray's cells and their number read from one table, not its kept prefixes)
     line = next(r for r in views if "uV_line(" in r)
-    assert re.search(r"if \(!RAY\d+_span\(", line) and "_pre(" not in line
-    # (its ends taken while the ray is read: no list held in what is passed)
+    assert re.search(r"if \(RAY\d+_span\(", line) and "_pre(" not in line
+    # (its ends taken while the ray is read: no list held in what is passed, nor on the
+    # stack where the ray is kept: one made only where it is not)
     assert re.search(r"uV\d+_w\.l = uV\d+_xs\[uV\d+_n - 1\];", line) and ".own" not in line
+    assert re.search(r"\) (uV\d+_on)\(uV\d+_xs, uV\d+_xs_n\); else \{ const List<Id> (uV\d+_xs_own) = RAY\d+\([^;]*\); "
+                     r"\1\(\2\.begin\(\), \2\.size\(\)\); \}", line)
     assert re.search(r"static inline bool RAY\d+_span\(Id a, I d0, I d1, const Id\*& d_, size_t& n_\) "
                      r"\{ if \(a < 0 \|\| a >= \d+\) \{ d_ = nullptr; n_ = 0; return true; \}", source)
 

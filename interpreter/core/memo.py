@@ -82,6 +82,14 @@ class Memo:
                     stack.append(g)
         return out
 
+    @cached_property
+    def called_in_loops(self) -> set[str]:
+        """The rule functions called inside a loop of an expression somewhere (each
+        element's ``legal(c, s)`` in othello's ``places(s)``)."""
+        fs = self.c.functions
+        return {call.func for root in roots(self.c) for call in ir.walk(root)
+                if call.node == "Call" and call.func in fs and self.loops_around(call)}
+
     def component(self, name: str) -> int | None:
         """Where the rule function ``name`` finds a component: its body is
         ``connected(x for x in REL(p) if COND)``, p a parameter (a cell) that COND does

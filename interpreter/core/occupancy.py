@@ -97,13 +97,16 @@ class Occupancy:
         empty, having evaluated nothing that counts or fails: ``occupied(var)``, ``not
         empty(var)``, ``X and ...`` where X is so, a call of a rule function so for the
         parameter given ``var``, its arguments harmless; ``H and Y`` where H is harmless
-        and Y so. ``occupied`` false: where it is occupied (``empty(var)``, ``not
+        and Y so; ``X or Y`` where both are so. ``occupied`` false: where it is occupied (``empty(var)``, ``not
         occupied(var)``...)."""
         node = e.node
         yes, no = ("occupied", "empty") if occupied else ("empty", "occupied")
         if node == "BinOp" and e.op == "and":   # (after a harmless left: false all the same)
             return self._false_when_empty(e.left, var, depth, occupied) or (
                 self.harmless(e.left) and self._false_when_empty(e.right, var, depth, occupied))
+        if node == "BinOp" and e.op == "or":   # (both sides false there: so is the or)
+            return self._false_when_empty(e.left, var, depth, occupied) and \
+                self._false_when_empty(e.right, var, depth, occupied)
         if node == "UnOp" and e.op == "not":
             return self._zone_test(e.operand, no, var)
         if node != "Call":

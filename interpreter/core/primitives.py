@@ -370,9 +370,9 @@ def _over_any_all(f: str) -> Callable:
         # (an element of any that is false: nothing done, as where the loop passes it by)
         body = x.each(lambda inner: f"if ({test}({x.elem(inner, T('bool'))})) return {hit};",
                       passes=x.comp.elem if f == "any" else None)
-        # (loops over a few numbers written out: in line, where the compiler may unroll
-        # them and fold the caller's constants into them)
-        short = " __attribute__((always_inline))" if short_ranges(x.comp) else ""
+        # (loops over a few numbers, or over a short list known, written out: in line,
+        # where the compiler may unroll them and fold the caller's constants into them)
+        short = " __attribute__((always_inline))" if short_ranges(x.comp) or x.gen.written_out(x.comp) else ""
         return f"([&](){short} -> bool {{ {body} return {'false' if f == 'any' else 'true'}; }}())"
     return form
 

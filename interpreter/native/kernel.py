@@ -381,7 +381,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
                 return (f"{head}const List<Id>& {sub} = {walk[0]}; {sized(f'{sub}.size()')}"
                         f"for (const Id& {var} : {sub}) {{ {CELL_ID.format(var)}{inside} }} }}")
             # (the last loop over a board's cells that only occupied ones pass walks those
-            # alone: kernel_occupancy.py)
+            # alone, or the empty ones: kernel_occupancy.py)
             gate = comp.cond if comp.cond is not None else passes
             occupied = self.occupied.loop(cl, gate, inner, var, lambda: clause(i + 1, deeper, cond)) \
                 if i == len(comp.clauses) - 1 else None
@@ -574,8 +574,8 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         kind = self.facts.call_kind(e)   # (core/facts.py)
         if kind == "builtin":
             return self.builtin(e, f, sc)
-        if kind == "function":   # (a filter over a list made for it: kernel_filters.py)
-            found = self.filtered_call(e, sc) or self.ranged_call(e, sc)
+        if kind == "function":   # (a filter over a list made for it: kernel_filters.py; a table: kernel_fold.py)
+            found = self.constant_call(e, sc) or self.filtered_call(e, sc) or self.ranged_call(e, sc)
             if found:
                 return found
             outer, self.lending = self.lending, self.lend_args(e)   # (lists lent: kernel_lent.py)
@@ -652,7 +652,9 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         # (a function without a loop, called at every turn of the rules' loops, such as
         # chess's is(c, me, r): inline, which lets the compiler put it in line where it
         # would have called it)
-        loops, short = self.facts.loops(name, ray=True), short_loops(fd.body)   # (kernel_rows.py)
+        # (kernel_rows.py; where it is called in a loop, its any over a short list known too)
+        loops = self.facts.loops(name, ray=True)
+        short = short_loops(fd.body, self.written_out if name in self.facts.called_in_loops else None)
         hint = "" if (loops and not short) or name in self.recursive else SHORT_INLINE if short else "inline "
         if self.ray_walk(name):   # (in line wherever called: kernel_walks.py)
             hint = "inline __attribute__((always_inline)) "

@@ -28,6 +28,7 @@ class ConstantJoins:
         facts: Any
 
         def ct(self, t) -> str: ...
+        def ty(self, e) -> Any: ...
         def _constant(self, e, sc: dict) -> bool: ...
         def _ListLit(self, e, sc, want=None) -> str: ...
         def joined_lists(self, e, sc: dict, t) -> str | None: ...
@@ -36,6 +37,16 @@ class ConstantJoins:
         """The C++ of the join ``e`` of lists (type ``t``, scope ``sc``) made once
         (``constant_join``) or built in one list (kernel_joins.py), or None (``wcat``)."""
         return self.constant_join(e, sc, t) or self.joined_lists(e, sc, t)
+
+    def constant_call(self, e, sc: dict) -> str | None:
+        """The call ``e`` of a rule function of no parameters whose body is a list
+        written out of constants (``dirs()``), counting nothing: the table made once,
+        read in place (an lvalue: a loop over it holds it by reference, where the
+        function's copy raised and dropped the list's count at every call); else None."""
+        if e.args:
+            return None
+        made = self._constant_list(e, sc, self.ty(e), 0)
+        return Static(made[0]) if made is not None and not made[2] else None
 
     def constant_join(self, e, sc: dict, t) -> str | None:
         """The C++ of the join ``e`` (of type ``t``, in the scope ``sc``) read from a

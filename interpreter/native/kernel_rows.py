@@ -221,13 +221,17 @@ def _children(n) -> list:
     return out
 
 
-def short_loops(body) -> bool:
+def short_loops(body, written_out=None) -> bool:
     """Whether the loops of the expression ``body`` (a rule function's; it has some) are
-    each an ``any`` or ``all`` over ranges of a few literals (``primitives.short_ranges``),
-    one at least (the loops of the functions it calls are theirs): the function is then
-    put in line where it is called (``SHORT_INLINE``)."""
+    each an ``any`` or ``all`` over ranges of a few literals (``primitives.short_ranges``)
+    or over short lists known, written out (``written_out(comp)``, kernel_unroll.py:
+    othello's ``legal``, its eight directions), one at least (the loops of the functions
+    it calls are theirs): the function is then put in line where it is called
+    (``SHORT_INLINE``), its registers saved and restored once per loop that calls it,
+    not at every call."""
     nodes = list(ir.walk(body))
     inside = {id(n.comp) for n in nodes if n.node == "Aggregate"}   # (an aggregate's own loops)
     loops = [n for n in nodes if n.node in ("Comprehension", "Aggregate", "Ray") and id(n) not in inside]
-    return bool(loops) and all(n.node == "Aggregate" and n.func in ("any", "all") and short_ranges(n.comp)
+    return bool(loops) and all(n.node == "Aggregate" and n.func in ("any", "all")
+                               and (short_ranges(n.comp) or (written_out is not None and written_out(n.comp)))
                                for n in loops)

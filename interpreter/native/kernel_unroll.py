@@ -72,9 +72,7 @@ class KnownLoops:
         reserves a vector's room for the loops over the list ``xs``. Else None."""
         var, el, t = var_el_t
         vals = self.known_value(it)
-        if not isinstance(vals, list) or not vals or len(vals) > UNROLL_MAX \
-                or not all(type(v) is int or (isinstance(v, list) and all(type(x) is int for x in v))
-                           for v in vals) or el not in ("I", "List<I>"):
+        if not _unrollable(vals) or el not in ("I", "List<I>"):
             return None
         xs = self.fresh("xs")
         head = f"{{ const {self.ct(t)}& {xs} = {self.expr(it, sc, t)}; "
@@ -90,6 +88,14 @@ class KnownLoops:
             finally:
                 known.pop(var, None)
         return head + " ".join(turns) + " }"
+
+    def written_out(self, comp) -> bool:
+        """Whether each loop of the comprehension ``comp`` is written out element by
+        element (``unrolled_loop``: a list of numbers, or of lists of numbers, known): an
+        ``any`` or ``all`` over it is put in line where it is evaluated (as over a range
+        of a few literals, ``primitives.short_ranges``), its function's arguments in
+        registers, not read again through the lambda's captures after each step."""
+        return all(_unrollable(self.known_value(cl.iter)) for cl in comp.clauses)
 
     def known_index(self, e, sc: dict) -> str | None:
         """``d[k]`` where ``d`` is the variable of a loop written out (its element, a list
@@ -117,3 +123,10 @@ class KnownLoops:
             lambda t: f"static List<I> {t}; static const I {t}_d[{n}] = {{{', '.join(f'{v}LL' for v in range(lo, hi + 1))}}};",
             lambda t: f"{t} = List<I>::of_n({t}_d, {n});")
         return f"({self.range_charge(e, f'{lo}LL', f'{hi}LL', sc)}, List<I>({name}))"   # (never empty)
+
+
+def _unrollable(vals) -> bool:
+    """Whether a value known (``known_value``) is a list a loop is written out over: at
+    most UNROLL_MAX numbers, or lists of numbers."""
+    return isinstance(vals, list) and 0 < len(vals) <= UNROLL_MAX \
+        and all(type(v) is int or (isinstance(v, list) and all(type(x) is int for x in v)) for v in vals)

@@ -16,6 +16,7 @@ from ...dsl import ast as ir
 from .cxx_text import ident
 from .kernel_reads import counters, state
 from .kernel_types import BOOL, INT
+from .kernel_walks import CELL_ID, RAY_STEP
 
 ENDS = ("size", "empty", "first", "last")   # (built-ins that read a list's size and ends)
 _FLAT = ("I", "Id")
@@ -124,11 +125,20 @@ class WalkViews:
                 f"const I {d} = nn({self.expr(a.value, sc, INT)}); "
                 for d, a in zip(names[1:], cl.iter.steps))
             args = ", ".join(names)
-            return (f"{head}{binds}const Id* {xs}; size_t {xs}_n; List<Id> {xs}_own; "
-                    f"if (!{spans}_span({args}, {xs}, {xs}_n)) {{ "
-                    f"{xs}_own = {spans}({args}); {xs} = {xs}_own.begin(); {xs}_n = {xs}_own.size(); }} "
+            # (a ray's elements are cells, never none: each told so, and its last, which
+            # spares the tests of each use, kernel_walks.CELL_ID)
+            last = f"{w}.l = {xs}[{n} - 1]; {CELL_ID.format(f'{w}.l')}"
+            # (the walk written once, run on the kept ray's cells, or on the ray made
+            # where it is not kept, a list held in that branch alone: none on the stack
+            # of the walk along a kept ray, made and dropped at each walk)
+            on = self.fresh("on")
+            return (f"{head}{binds}auto {on} = [&](const Id* {xs}, size_t {xs}_n) __attribute__((always_inline)) {{ "
                     f"size_t {n} = 0; for (const Id* q_ = {xs}, *e_ = {xs} + {xs}_n; q_ != e_; ++q_) {{ "
-                    f"const Id& {var} = *q_; ++{n}; if ({cond}) break; }} W({counters(sc)}, {n}); {ends}")
+                    f"const Id& {var} = *q_; {CELL_ID.format(var)}++{n}; if ({cond}) break; }} "
+                    f"W({counters(sc)}, {n}); {w}.n = {n}; if ({n}) {{ {w}.f = {xs}[0]; {last}}} }}; "
+                    f"const Id* {xs}; size_t {xs}_n; if ({spans}_span({args}, {xs}, {xs}_n)) {on}({xs}, {xs}_n); "
+                    f"else {{ const List<Id> {xs}_own = {spans}({args}); {on}({xs}_own.begin(), {xs}_own.size()); }} "
+                    f"return {w}; }}())")
         return f"{head}const {self.ct(t)} {xs} = {self.expr(cl.iter, sc, t)}; {walk}"
 
     def _ends_type(self, el: str) -> str:
@@ -139,7 +149,8 @@ class WalkViews:
             self.__dict__["walk_ends"] = True
             self.tables.statics.append(
                 "template <class T> struct WalkEnds { T f{}; T l{}; size_t n = 0; "
-                "size_t size() const { return n; } bool empty() const { return n == 0; } }; "
+                "size_t size() const { if (n >> 40) __builtin_unreachable(); return n; } "
+                "bool empty() const { return n == 0; } }; "
                 "template <class T> static inline T lfirst(const WalkEnds<T>& w) { return w.n == 0 ? none_of<T>() : w.f; } "
                 "template <class T> static inline T llast(const WalkEnds<T>& w) { return w.n == 0 ? none_of<T>() : w.l; }")
         return f"WalkEnds<{el}>"
@@ -163,7 +174,7 @@ class WalkViews:
             args = "".join(f", d{i}" for i in range(k))
             most = self._ray_most(ray)
             if most is not None and size * (most + 1) * 4 <= RAY_ROWS_MAX:
-                self.tables.statics.append(self._ray_rows(fn, size, inside, index, params, args, most))
+                self.tables.statics.append(self._ray_rows(fn, (size, k), inside, params, args, most))
                 return fn
             self.tables.statics.append(
                 f"static RaySpan* const {fn}_spans = new RaySpan[{size}](); "
@@ -193,13 +204,19 @@ class WalkViews:
             most = max(most, max(nums, default=0) - min(nums, default=0))
         return max(most, 1)
 
-    def _ray_rows(self, fn: str, size: int, inside: str, index: str, params: str, args: str, most: int) -> str:
+    def _ray_rows(self, fn: str, size_k: tuple[int, int], inside: str, params: str, args: str, most: int) -> str:
         """``fn_span`` reading the kept rays from one flat table (``_ray_spans``): a row
         of ``most`` + 1 ids per ray, its number of cells plus one (0: not yet made) then
         its cells, the row's place known from the cell and steps alone, no pointer
         followed to reach the cells. (A ray longer than its row, which ``_ray_most``
         rules out, would be read where ``fn`` keeps it, made again each time.)"""
         w = most + 1
+        size, k = size_k
+        # (ray_keep_index's index, the cell's part apart: the steps' part, numbers the
+        # callers give, folds into a constant, and the cell's rays are found once for
+        # all the walks from one cell, not again for each: othello's eight in legal)
+        index = f"(size_t)a * {size // self.nz} + (size_t)(" + " + ".join(
+            f"(d{i} + {RAY_STEP}) * {(2 * RAY_STEP + 1) ** (k - 1 - i)}" for i in range(k)) + ")"
         return (f"alignas(64) static Id {fn}_rows[{size * w}]; struct {fn}_cells {{ const Id* d; size_t n; }}; "
                 f"__attribute__((noinline)) static {fn}_cells {fn}_row_new(Id a{params}, size_t k_, Id* row_) {{ "
                 f"const List<Id> r_ = {fn}(a{args}); if (r_.size() > {most}) return {{{fn}_made[k_].begin(), r_.size()}}; "
