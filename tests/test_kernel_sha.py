@@ -26,19 +26,19 @@ HARNESS = """#include <cstddef>
 #include <cstring>
 #define MK_SHARED_HERE 1
 %s
-extern "C" {
+// (the kernels' options hide a library's symbols: these two are for ctypes to find)
+#define MK_TEST extern "C" __attribute__((visibility("default")))
 // 1 where SHA-NI is taken (the compiler and the processor have it)
-int mk_test_sha_ni(void) { return mk_has_sha() ? 1 : 0; }
+MK_TEST int mk_test_sha_ni(void) { return mk_has_sha() ? 1 : 0; }
 // the digests of count messages of ``blocks`` blocks each: way 0 the portable one, 1
 // SHA-NI (only where mk_test_sha_ni), 2 the one chosen
-void mk_test_digests(int way, size_t count, int blocks, const uint32_t* words, uint32_t* out) {
+MK_TEST void mk_test_digests(int way, size_t count, int blocks, const uint32_t* words, uint32_t* out) {
     uint32_t (*h)[8] = (uint32_t (*)[8])out;
     if (way == 0) sha256_digests_plain(count, blocks, words, h);
 #if MK_SHA_NI
     else if (way == 1) sha256_digests_ni(count, blocks, words, h);
 #endif
     else sha256_digests(count, blocks, words, h);
-}
 }
 """
 
