@@ -98,9 +98,9 @@ def play_both(a_rules, b_rules, players: int, seed: int, moves: int) -> int:
 
 def kernel_plays_as_python(fast, plain, seeds: int, players: int = 2, each=None) -> int:
     """Random games (one for each seed below ``seeds``) played by the kernel (``fast``)
-    and by Python (``plain``) move by move, their states compared at every move and their
-    results at the end; ``each(game, i)`` sees Python's game before its move ``i``.
-    Returns the moves played."""
+    and by Python (``plain``) move by move, their states compared at every move and at
+    the end, and their results; ``each(game, i)`` sees Python's game before its move
+    ``i``. Returns the moves played."""
     moves = 0
     for seed in range(seeds):
         a, b = fast.new_game(players, seed), plain.new_game(players, seed)
@@ -114,6 +114,7 @@ def kernel_plays_as_python(fast, plain, seeds: int, players: int = 2, each=None)
             a.apply(i, safe=False)
             b.apply(i, safe=False)
             moves += 1
+        assert kernel_difference(a.kernel_state(), b) is None, (seed, moves)
         assert a.over and a.result == b.result and a.live
     return moves
 

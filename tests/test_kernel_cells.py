@@ -11,13 +11,11 @@ the same values, states and work counted as Python, whatever the value looked fo
 (none, a number no cell has)."""
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import kernel_difference, program_of, work_counted_as_python
-from meeple.interpreter.native.kgame import KernelGame
+from lockstep import kernel_plays_as_python, program_of, work_counted_as_python
 
 pytestmark = pytest.mark.kernels
 
@@ -75,18 +73,7 @@ def compiled(native: bool, budgets=None):
 @needs_kernel
 def test_loops_by_static_conditions_keep_python_s_state_after_every_move():
     fast, plain = compiled(True), compiled(False)
-    moves = 0
-    for seed in range(8):
-        a, b = fast.new_game(2, seed), plain.new_game(2, seed)
-        assert isinstance(a, KernelGame) and a.live
-        rnd = random.Random(seed)
-        while not b.over:
-            assert kernel_difference(a.kernel_state(), b) is None, (seed, moves)
-            i = rnd.randrange(b.move_count())
-            a.apply(i)
-            b.apply(i)
-            moves += 1
-        assert kernel_difference(a.kernel_state(), b) is None and a.result == b.result
+    moves = kernel_plays_as_python(fast, plain, 8)
     assert moves > 40 and fast.native_fallbacks == 0
 
 

@@ -7,14 +7,12 @@ of them; the same lists, work and calls as Python (tests/testdata/empty_cells.me
 call through two functions, a condition written in place, and a join after it)."""
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
 from kernel_support import function_text, kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import kernel_difference, program_of, work_counted_as_python
+from lockstep import kernel_plays_as_python, program_of, work_counted_as_python
 from meeple.interpreter.native import kernel
-from meeple.interpreter.native.kgame import KernelGame
 
 from meeple import interpreter
 
@@ -53,18 +51,7 @@ def test_chess_writes_its_position_so():
 @needs_kernel
 def test_the_lists_are_python_s_after_every_move():
     fast, plain = compiled(True), compiled(False)
-    moves = 0
-    for seed in range(4):
-        a, b = fast.new_game(2, seed), plain.new_game(2, seed)
-        assert isinstance(a, KernelGame) and a.live
-        rnd = random.Random(seed)
-        while not b.over:
-            assert kernel_difference(a.kernel_state(), b) is None, (seed, moves)
-            i = rnd.randrange(b.move_count())
-            a.apply(i)
-            b.apply(i)
-            moves += 1
-        assert kernel_difference(a.kernel_state(), b) is None and a.result == b.result
+    moves = kernel_plays_as_python(fast, plain, 4)
     assert moves >= 96 and fast.native_fallbacks == 0
 
 

@@ -12,15 +12,19 @@ element is so, or an ``or`` of two such tests); the index must be exact there (a
 cell skipped would change the answer)."""
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
 from kernel_support import function_text, kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import kernel_difference, least_budget, program_of, vars_after, work_counted_as_python
+from lockstep import (
+    kernel_plays_as_python,
+    least_budget,
+    program_of,
+    vars_after,
+    work_counted_as_python,
+)
 from meeple.interpreter import Budgets
 from meeple.interpreter.native import kernel
-from meeple.interpreter.native.kgame import KernelGame
 
 from meeple import interpreter
 
@@ -124,18 +128,7 @@ def test_chess_walks_its_men_by_the_index():
 @needs_kernel
 def test_occupied_walks_keep_python_s_state_after_every_move():
     fast, plain = compiled(True), compiled(False)
-    moves = 0
-    for seed in range(6):
-        a, b = fast.new_game(2, seed), plain.new_game(2, seed)
-        assert isinstance(a, KernelGame) and a.live
-        rnd = random.Random(seed)
-        while not b.over:
-            assert kernel_difference(a.kernel_state(), b) is None, (seed, moves)
-            i = rnd.randrange(b.move_count())
-            a.apply(i)
-            b.apply(i)
-            moves += 1
-        assert kernel_difference(a.kernel_state(), b) is None and a.result == b.result
+    moves = kernel_plays_as_python(fast, plain, 6)
     assert moves > 300 and fast.native_fallbacks == 0
 
 
