@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from kernel_support import function_text, kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
+from kernel_support import comprehension_of, function_text, kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
 from lockstep import (
     kernel_plays_as_python,
     least_budget,
@@ -43,41 +43,29 @@ WALKED = {"mine_of": "big", "count_mine": "big", "sum_theirs": "big", "held_smal
           "any_far": "big", "first_two": "big", "pairs": "big", "beside": "small",
           "deep_count": None, "next_count": None, "static_count": None, "stacked": None,
           "mixed_count": None}
-# those whose loop only empty cells pass (the board: the bits clear walked)
-EMPTY_WALKED = {"open_count": "big", "open_small": "small", "any_open": "big"}
+# those whose loop only empty cells pass (the board: the index's bits clear walked;
+# through a function, an or, an any's element), and some whose loop is no such (None)
+EMPTY = {"count_free": "big", "free_small": "small", "open_count": "big", "open_small": "small",
+         "any_open": "big", "mine_of": None, "deep_count": None}
 
-
-# the functions whose loop only empty cells pass (the board): the index's clear bits
-EMPTY = {"count_free": "big", "free_small": "small", "mine_of": None, "deep_count": None}
-
-
-def _comprehension(body):
-    """The comprehension of a function's body (a list's, an aggregate's; within size())."""
-    if body.node == "Call":
-        body = body.args[0]
-    return body.comp if body.node == "Aggregate" else body
 
 
 def test_which_loops_only_occupied_cells_pass():
     prog = compiled(False)
     fs = prog.checked.functions
     for name, board in WALKED.items():
-        comp = _comprehension(fs[name].body)
+        comp = comprehension_of(fs[name].body)
         assert prog.facts.occupied_only(comp.clauses[-1], comp.cond) == board, name
     # (a loop whose clause is not the last is not one: mine_of(p)'s in beside)
-    comp = _comprehension(fs["beside"].body)
+    comp = comprehension_of(fs["beside"].body)
     assert prog.facts.occupied_only(comp.clauses[0], comp.cond) is None
     for name, board in EMPTY.items():
-        comp = _comprehension(fs[name].body)
-        assert prog.facts.occupied_only(comp.clauses[-1], comp.cond, occupied=False) == board, name
-        if board is not None:
-            assert prog.facts.occupied_only(comp.clauses[-1], comp.cond) is None, name
-    for name, board in EMPTY_WALKED.items():   # (through a function, an or, any's element)
-        comp = _comprehension(fs[name].body)
+        comp = comprehension_of(fs[name].body)
         test = comp.cond if comp.cond is not None else comp.elem   # (any's element)
         assert prog.facts.occupied_only(comp.clauses[-1], test, occupied=False) == board, name
-        assert prog.facts.occupied_only(comp.clauses[-1], test) is None, name
-    comp = _comprehension(fs["mixed_count"].body)   # (an or of an empty and an occupied test)
+        if board is not None:
+            assert prog.facts.occupied_only(comp.clauses[-1], test) is None, name
+    comp = comprehension_of(fs["mixed_count"].body)   # (an or of an empty and an occupied test)
     assert prog.facts.occupied_only(comp.clauses[-1], comp.cond) is None
     assert prog.facts.occupied_only(comp.clauses[-1], comp.cond, occupied=False) is None
 
@@ -94,11 +82,12 @@ def test_the_kernel_walks_the_index_where_only_occupied_cells_pass():
         if name != "mine_of":   # (its loop run in place in beside: kernel_filter_loops.py)
             assert (".z.occ[" in function_text(source, name)) == (board is not None), name
     # (only empty cells pass: the clear bits walked, the board's alone)
-    assert "~s.z.occ[0] & 0x1ffULL" in function_text(source, "free_small")
-    assert "~s.z.occ[" in function_text(source, "count_free") and "occ_mask(" in function_text(source, "count_free")
-    for name in EMPTY_WALKED:
-        assert "= ~s.z.occ[" in function_text(source, name), name
-    assert "~s.z.occ[0] & 0x1ffULL" in function_text(source, "open_small")
+    for name, board in EMPTY.items():
+        if board is not None:
+            assert "= ~s.z.occ[" in function_text(source, name), name
+    for name in ("free_small", "open_small"):
+        assert "~s.z.occ[0] & 0x1ffULL" in function_text(source, name), name
+    assert "occ_mask(" in function_text(source, "count_free")
     # (go's legal points: empty(c) first in legal, called with the cell)
     go = kernel.Gen(interpreter.load("go").for_players(2)).source()
     assert "for (uint64_t uV5_m = ~s.z.occ[uV6_w] & occ_mask(uV6_w, 0, 80);" in go

@@ -10,7 +10,7 @@ import random
 from pathlib import Path
 
 import pytest
-from kernel_support import function_text, kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
+from kernel_support import comprehension_of, function_text, kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
 from lockstep import kernel_difference, least_budget, program_of, vars_after, work_counted_as_python
 from meeple.interpreter import Budgets
 from meeple.interpreter.native import kernel
@@ -31,21 +31,16 @@ def compiled(native: bool, budgets=None):
     return program_of(RULES, "related_cells.meeple", native, budgets)
 
 
-def _comprehension(body):
-    if body.node == "Call":
-        body = body.args[0]
-    return body.comp if body.node == "Aggregate" else body
-
 
 def test_which_related_loops_only_occupied_cells_pass():
     prog = compiled(False)
     fs = prog.checked.functions
     for name, relation in WALKED.items():
-        comp = _comprehension(fs[name].body)
+        comp = comprehension_of(fs[name].body)
         gate = comp.cond if comp.cond is not None else comp.elem   # (any's element: guarded, far_any)
         assert prog.facts.occupied_related(comp.clauses[-1], gate) == relation, name
     # (a loop over a board's cells is not one: occupied_only's)
-    assert prog.facts.occupied_related(_comprehension(fs["guarded"].body).clauses[-1], None) is None
+    assert prog.facts.occupied_related(comprehension_of(fs["guarded"].body).clauses[-1], None) is None
 
 
 @needs_kernel
