@@ -16,19 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 from .kernel_reads import counters
 
-_BIG = 1 << 62   # (ends within this: their difference plus one fits a 64-bit int)
-
-
-def _written(e) -> int | None:
-    """The value of a number written out (``4``, ``-1``), else None."""
-    if e.node == "UnOp" and e.op == "-" and e.operand.node == "IntLit":
-        v = -e.operand.value
-    elif e.node == "IntLit":
-        v = e.value
-    else:
-        return None
-    return v if type(v) is int and -_BIG < v < _BIG else None
-
 
 class RangeCharges:
     """``Gen``'s counting of a range's work where its ends are known (see the module)."""
@@ -36,12 +23,15 @@ class RangeCharges:
     if TYPE_CHECKING:
         b: Any
 
+        def known_value(self, e, depth: int = 0): ...
+
     def range_size(self, it) -> int | None:
         """The number of elements of the range ``it`` (``a..b``, at least none), where
         both its ends are numbers written out and it is within the range budget; else
         None."""
-        lo, hi = _written(it.left), _written(it.right)
-        if lo is None or hi is None or hi - lo + 1 > self.b.range:
+        lo, hi = (self.known_value(x) if x.node == "IntLit" or (x.node == "UnOp" and x.operand.node == "IntLit")
+                  else None for x in (it.left, it.right))   # (numbers written out: kernel_unroll.py)
+        if type(lo) is not int or type(hi) is not int or hi - lo + 1 > self.b.range:
             return None
         return max(0, hi - lo + 1)
 
