@@ -147,13 +147,18 @@ class TextKeys:
         sizes = [z for z in (self.fixed_size(x) for x in parts[:-1]) if z is not None]
         if len(sizes) < len(parts) - 1 or not self._sure_text(parts[-1]):
             return None
-        n, at, chars, work, lit, keys = len(parts), 0, 0, 0, 0, []
+        n, at, chars, work, lit, keys, made = len(parts), 0, 0, 0, 0, [], []
         for k, (x, (b, c)) in enumerate(zip(parts[:-1], sizes)):
-            if at < 8 and b:
-                if x.node == "StrLit":
+            if x.node == "StrLit":
+                if at < 8:
                     lit |= int.from_bytes(x.value.encode("utf-8")[:8].ljust(8, b"\0"), "big") >> (8 * at)
-                else:
-                    keys.append(f"({self.text_key(x, sc)}.k >> {8 * at})")
+            elif at < 8:
+                # (each part evaluated in its turn, as the reference joins them: one of no
+                # bytes too, for the work, calls and errors of what decides it is empty;
+                # past the key's bytes the decision makes the texts again: count_keys)
+                made.append(f"const TK p{k}_ = {self.text_key(x, sc)}; ")
+                if b:
+                    keys.append(f"(p{k}_.k >> {8 * at})")
             work += c * (n - max(k, 1))
             at, chars = at + b, chars + c
         keys.append(f"{lit:#x}ULL")
@@ -161,7 +166,7 @@ class TextKeys:
         s = counters(sc)
         tail = self.text_key(parts[-1], sc)
         shift = f"(l_.k >> {8 * at})" if at < 8 else "0"
-        return (f"([&]() -> TKs {{ const uint64_t k_ = {key}; const TK l_ = {tail}; "
+        return (f"([&]() -> TKs {{ {''.join(made)}const uint64_t k_ = {key}; const TK l_ = {tail}; "
                 f"W({s}, {work} + l_.c); const size_t b_ = {at} + l_.b; "
                 f"return TKs{{{{b_ <= 7 ? k_ | {shift} : 0, b_, {chars} + l_.c}}}}; }}())")
 
