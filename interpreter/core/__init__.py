@@ -25,6 +25,16 @@ instructions that are data, shared by every engine.
 ``compiler.compile_procs.compile_proc`` puts them together; fused.py writes runs of the
 instructions as one Python function, kernel.py prints each as C++.
 
+Statements are lowered; expressions are not: an instruction holds the checked IR of its
+expressions, which are already data (a tree of about twenty kinds of node, each with
+its type) and have no control flow a frame could stop in. Their meaning is the walk
+(``evaluate``), each built-in's and operator's taken from its table; the printers
+(codegen's Python, the kernel's C++) write each kind of node from the same tree and the
+same ``facts``, and tests/test_evaluate.py proves every kind of node, call, built-in and
+operator against the walk on every engine (nothing falls back unseen). What makes a
+printer fast and means nothing new (which list a loop walks, what is kept between
+moves) is its own pass, checked against the reference by the lockstep tests.
+
 The layer above play/ and below native/ and compiler/ (README.md, Layout): nothing here
 imports those.
 """
