@@ -656,7 +656,8 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         loops = self.facts.loops(name, ray=True)
         short = short_loops(fd.body, self.written_out if name in self.facts.called_in_loops else None)
         hint = "" if (loops and not short) or name in self.recursive else SHORT_INLINE if short else "inline "
-        if self.ray_walk(name):   # (in line wherever called: kernel_walks.py)
+        folds = self.ray_fold(name)   # (in line wherever called, its loop with it: kernel_walks.py)
+        if self.ray_walk(name) or folds:
             hint = "inline __attribute__((always_inline)) "
         sig = f"static {hint}{self.ct(rt)} {made}(St& s" + "".join(
             f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")"
@@ -666,6 +667,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
             self.any_order[id(fd.body)] = fd.body
         try:
             body = self.expr(fd.body, sc, rt)
+            body = self.in_line(body) if folds else body
         finally:
             if any_order:
                 self.any_order.pop(id(fd.body), None)

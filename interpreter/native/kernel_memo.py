@@ -108,6 +108,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks, InPlaceReads):
         def function(self, name: str, any_order: bool = False) -> str: ...
 
         def ray_walk(self, name: str) -> bool: ...
+        def ray_fold(self, name: str) -> bool: ...
 
         def walk_view_call(self, e, sc: dict) -> str | None: ...
 
@@ -308,7 +309,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks, InPlaceReads):
         fd = self.c.functions[name]
         params = [self.param_type(p) for p in fd.params]
         # (a walk along a kept ray costs about what a look-up does: kernel_walks.py)
-        ok = not self.ray_walk(name) and not any(t.tag in ("str", "bool") or (t.tag == "list" and has_none(t)) for t in params)
+        ok = not self.ray_walk(name) and not self.ray_fold(name) and not any(t.tag in ("str", "bool") or (t.tag == "list" and has_none(t)) for t in params)
         self.keepable[name] = ok and self.facts.keepable(name)
         return self.keepable[name]
 

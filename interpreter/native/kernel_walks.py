@@ -14,6 +14,8 @@ from .kernel_types import BOOL, INT, Unsupported
 
 RAY_STEP = 2           # rays of steps up to this each way are made once and shared...
 RAY_MEMO_MAX = 1 << 16  # ...where there are at most this many (cells x steps)
+RAY_FOLDS = ("count", "sum", "any", "all")   # folds of a walk along a ray put in line (ray_fold)
+LAMBDA = "([&]() -> "   # (an aggregate's loop as C++ writes it: a lambda called where it is made)
 # at the head of a loop over a board's cells (a table made before any game, or a part of
 # one: kernel_cells.py): each is a cell (a zone: under NZ), never none, which spares the
 # tests of each use (none, and a zone's range where a keep notes the zones read)
@@ -58,6 +60,43 @@ class BoardWalks:
                 and not any(n.node == "Call" and n.func in self.c.functions for n in ir.walk(body)) \
                 and self.nz * (2 * RAY_STEP + 1) ** len(ray.steps) <= RAY_MEMO_MAX
         return known[name]
+
+    def ray_fold(self, name: str) -> bool:
+        """Whether the rule function ``name`` folds a walk along a ray: its body ``count``,
+        ``sum``, ``any`` or ``all`` of one loop over a kept ray, or over ``until`` of one
+        loop over a kept ray, no part of it counting anything (no loop but those, no join,
+        no rule function that counts: ``Facts.counts_any``), such as the run of a seat's
+        pieces from a cell along a line. Like ``ray_walk`` it tests a few cells, about what
+        a keep's look-up costs: its values are not kept, and it is put in line where it is
+        called, its fold's lambda with it (``in_line``), so that the compiler folds in the
+        steps its callers give (each a constant), where a call of it, then of its lambda,
+        passed them through memory."""
+        known = self.__dict__.setdefault("ray_folds", {})
+        if name not in known:
+            body = self.c.functions[name].body
+            known[name] = body.node == "Aggregate" and body.func in RAY_FOLDS and self._along_ray(body.comp, True)
+        return known[name]
+
+    def _along_ray(self, comp, fold: bool) -> bool:
+        """Whether the comprehension ``comp`` is one loop over a kept ray (or, where
+        ``fold``, over ``until`` of such a loop with a condition), counting nothing but
+        that loop."""
+        if len(comp.clauses) != 1 or any(self.facts.counts_any(x) for x in (comp.elem, comp.cond) if x is not None):
+            return False
+        it = comp.clauses[0].iter
+        if fold and it.node == "Aggregate" and it.func == "until":
+            return it.comp.cond is not None and self._along_ray(it.comp, False)
+        return it.node == "Ray" and not self.facts.counts_any(it) \
+            and self.nz * (2 * RAY_STEP + 1) ** len(it.steps) <= RAY_MEMO_MAX
+
+    @staticmethod
+    def in_line(text: str) -> str:
+        """``text`` (the C++ of an aggregate) with its lambda, called where it is made,
+        always put in line (a lambda the compiler left out of line took its captures
+        through memory at each call)."""
+        if text.startswith(LAMBDA):
+            return "([&]() __attribute__((always_inline)) -> " + text[len(LAMBDA):]
+        return text
 
     def _Ray(self, e, sc):
         fn = self._ray_fn(e)

@@ -1,0 +1,76 @@
+"""A fold of a walk along a ray (``count``, ``sum``, ``any`` or ``all`` of a loop over a
+ray, or over ``until`` of one, counting nothing else: the run of a player's discs from a
+cell along a line) is put in line where it is called, its fold's lambda with it, and its
+values are not kept (kernel_walks.py, ``ray_fold``): the kernel's games, states and work
+stay Python's."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
+from lockstep import kernel_playouts_as_python, program_of, work_counted_as_python
+from meeple.interpreter.native import kernel
+
+pytestmark = pytest.mark.kernels
+
+RULES = """ruleset folds
+players 2..2
+kind Disc { var seat: int = 0 }
+board b: grid(rows: 5, cols: 5) holds Disc
+zone box: Disc
+deck discs into box { Disc() for i in 1..25 }
+var seen: int = 0
+var done: bool = false
+function mine(c: b, s: int): bool = occupied(c) and top(c).seat == s
+function run(c: b, dr: int, dc: int, s: int): int =
+  count(y for y in until(z for z in ray(c, row: dr, col: dc) if not mine(z, s)) if mine(y, s))
+function weight(c: b, dr: int, dc: int): int = sum(y.row * 2 + y.col for y in ray(c, row: dr, col: dc))
+function open(c: b, dr: int, dc: int): bool = any(empty(y) for y in ray(c, row: dr, col: dc))
+function wide(c: b, dr: int, dc: int): bool = all(y.col > 0 for y in ray(c, row: dr, col: dc))
+function three(c: b, s: int): bool =
+  any(run(c, d[0], d[1], s) + run(c, -d[0], -d[1], s) >= 2 for d in [[0, 1], [1, 0], [1, 1], [1, -1]])
+# (a fold whose condition counts work, a loop in the rule function it calls: as before)
+function crowded(c: b): bool = count(y for y in cells(b) if occupied(y) and y.row == c.row) > 1
+function busy(c: b, dr: int, dc: int): int = count(y for y in ray(c, row: dr, col: dc) if crowded(y))
+turn {
+  let s = seat(active)
+  choose x from [c for c in cells(b) if empty(c)] as "place"
+  let d = top(box)
+  d.seat = s
+  move d to x
+  done = three(x, s)
+  seen = seen + weight(x, 1, 1) + (if open(x, -1, 0) then 3 else 0) + (if wide(x, 0, -1) then 5 else 0)
+    + busy(x, 0, 1) + busy(x, 1, 0)
+}
+end when done or size(box) == 0
+score(p) = if done and p == active then seen else 0
+"""
+
+
+def compiled(native: bool, budgets=None):
+    return program_of(RULES, "folds.meeple", native, budgets)
+
+
+def test_a_fold_along_a_ray_is_in_line_with_its_loop_and_unkept():
+    plain = compiled(False)
+    assert plain.facts.memoised("run")   # (asked over and over: the kernel would keep it)
+    source = kernel.Gen(plain).source()
+    for name, rt in (("run", "I"), ("weight", "I"), ("open", "bool"), ("wide", "bool")):
+        head = f"static inline __attribute__((always_inline)) {rt} uF_{name}(St& s"
+        assert head + ", " in source
+        body = next(r for r in source.splitlines() if r.startswith(head) and "{" in r)
+        # (its loop's lambda in line too: the steps its callers give, constants, folded in)
+        assert "return ([&]() __attribute__((always_inline)) -> " in body
+        assert f"uK_{name}" not in source and f"uKB_{name}" not in source
+    # (three's eight runs call the walk itself, each with its two steps written in)
+    three = next(r for r in source.splitlines() if re.match(r"static (inline )?bool uF_three\(St& s", r) and "{" in r)
+    assert three.count("uF_run(s, uA_c, ") == 8
+    # (busy's condition counts work: not a fold along a ray, written as any function is)
+    assert "static I uF_busy(St& s, Id uA_c, I uA_dr, I uA_dc) { return ([&]() -> I {" in source
+
+
+@needs_kernel
+def test_folds_in_line_give_python_s_games_and_work():
+    kernel_playouts_as_python(compiled(True), compiled(False), 12, seed=5)
+    work_counted_as_python(compiled, 9, 1 << 15)
