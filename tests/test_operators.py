@@ -379,3 +379,71 @@ def test_what_the_optimiser_assumes_of_each_operation(monkeypatch):
 def test_meeple_code_writes_the_operators_back_as_they_bind(source):
     # (interpreter/documents/meeple_code.py: brackets where the table's levels need them)
     assert meeple_code.expr(_parsed(source)) == source
+
+
+# ------------------------------------------------------------------ static folding
+def test_every_operation_decides_whether_a_static_fold_computes_it():
+    # (core/cells.py computes the static conditions of a loop's cells before any game
+    # by each operation's reference meaning: ``fold`` says of what, "" never; an
+    # operation added to the table is folded or refused there by its own entry)
+    folds = {"", "int", "bool", "equal", "member"}
+    for op in operators.OPERATORS.values():
+        assert op.fold in folds, op.name
+        if op.fold:   # (no state to read, no work to count, chosen by its values' type)
+            assert not (op.reads_r or op.gives_r or op.counts), op.name
+            assert operators.FOLDED[op.node, op.op] is op, op.name   # (one per node and op)
+    assert {op.name for op in operators.OPERATORS.values() if not op.fold} == {
+        "in_place", "not_in_place", "range", "join_lists", "join_texts", "cond"}
+
+
+def _folded(symbol: str, *values, node: str = "BinOp"):
+    from meeple.dsl import budgets
+    return operators.fold(operators.FOLDED[node, symbol], budgets.DEFAULT, [lambda v=v: v for v in values])
+
+
+@pytest.mark.parametrize(("node", "symbol", "values", "value"), [
+    ("BinOp", "+", (2, 3), 5), ("BinOp", "-", (2, 3), -1), ("BinOp", "*", (-2, 3), -6),
+    ("BinOp", "/", (-7, 2), -4), ("BinOp", "%", (-7, 2), 1), ("UnOp", "-", (4,), -4), ("UnOp", "not", (True,), False),
+    ("BinOp", "<", (1, 2), True), ("BinOp", ">=", (1, 2), False), ("BinOp", "==", ("a", "a"), True),
+    ("BinOp", "!=", (None, 1), True), ("BinOp", "in", (2, [1, 2]), True), ("BinOp", "not in", (3, [1, None]), True),
+    ("BinOp", "and", (False, 1), False), ("BinOp", "or", (True, "never read"), True)])
+def test_a_fold_is_the_reference_meaning(node, symbol, values, value):
+    assert _folded(symbol, *values, node=node) == value
+
+
+@pytest.mark.parametrize(("node", "symbol", "values"), [
+    ("BinOp", "/", (1, 0)), ("BinOp", "%", (1, 0)), ("BinOp", "*", (10 ** 10, 10 ** 10)),   # (the rules' errors)
+    ("BinOp", "+", ("a", "b")), ("BinOp", "+", (True, 1)), ("BinOp", "<", ("a", "b")), ("BinOp", "-", (None, 1)),
+    ("UnOp", "-", (True,)), ("UnOp", "not", (0,)), ("BinOp", "==", (1, True)), ("BinOp", "in", (1, [True])),
+    ("BinOp", "and", (True, 1)), ("BinOp", "or", (0, True))])
+def test_a_fold_leaves_to_the_engines_what_they_might_compute_otherwise(node, symbol, values):
+    with pytest.raises(operators.NotFolded):
+        _folded(symbol, *values, node=node)
+
+
+def test_the_static_cells_fold_what_the_table_folds(monkeypatch):
+    # (core/cells.py keeps no list of operators of its own: an operation the table
+    # stops folding is no longer static there, and its loops walk every cell)
+    from meeple.interpreter.core import cells
+    text = """ruleset t
+players 2..2
+kind Stone { n: int }
+board grid: grid(rows: 4, cols: 4) holds Stone
+zone supply: Stone
+deck stones into supply { Stone(n: i) for i in 1..3 }
+turn {
+  choose c from [x for x in cells(grid) if (x.row + x.col) % 2 < 1 and empty(x)] as "place"
+  move top(supply) to c
+}
+end when size(supply) == 0
+score(p) = 0
+"""
+    def found():
+        prog = _program(text, True, monkeypatch)
+        comp = next(n for s in ir.walk(prog.checked.turn.body) for n in ir.walk(s) if n.node == "Comprehension")
+        return prog.facts.cells_filter(comp.clauses[-1], comp.cond)
+    f = found()
+    assert f is not None and len(f.passing) == 8 and [p.op for p in f.preds] == ["<"]
+    monkeypatch.delitem(operators.FOLDED, ("BinOp", "%"))
+    assert found() is None
+    assert cells.FOLDED is operators.FOLDED

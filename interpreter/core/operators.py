@@ -3,7 +3,9 @@ operation an IR ``UnOp``, ``BinOp`` or ``CondExpr`` is (``resolve``: its ``op`` 
 class of its operands' type choose it), its reference meaning (a Python function of the
 operands' values, core/evaluate.py), its Python form (the text ``codegen.ExprCompiler``
 writes, the straightforward code and the fast code alike), its native form (the C++
-text ``kernel.Gen`` writes, native/kernel_operators.py). The language's side of each
+text ``kernel.Gen`` writes, native/kernel_operators.py), what a static fold may compute
+of it before any game (``fold``, by its reference meaning: core/cells.py, the tables of
+a loop's cells). The language's side of each
 operation (its node, op and class of type, its type rule, precedence, documentation and
 rulebook phrase) is dsl/operators.py, keyed by the same names: an entry here takes its
 node, op and class from there. tests/test_operators.py checks that both tables hold
@@ -216,6 +218,12 @@ class Operator:
     # (``harmless``: an inlined argument of it may be evaluated where it is not used)
     counts: bool = False
     harmless: bool = True
+    # what a static fold (``fold``: core/cells.py, the tables of a loop's cells made
+    # before any game) may compute it of: "int", "bool" (each operand of that type:
+    # ints, bools), "equal" (two values of one type, or one of them none), "member" (a
+    # value and a list of values each of its type or none); "" never (it reads the
+    # state, counts work, or is chosen by a type the fold's values do not tell)
+    fold: str = ""
 
     @property
     def language(self) -> language.Operator:
@@ -250,18 +258,18 @@ def _binary(name: str, meaning: Callable, python: Form, cxx: Form, **kw) -> Oper
     return Operator(name, meaning, python, cxx, **kw)
 
 
-def _compare(name: str, meaning: Callable, cxx: Form) -> Operator:
-    return _binary(name, meaning, f"({{0}} {language.OPERATORS[name].symbol} {{1}})", cxx)
+def _compare(name: str, meaning: Callable, cxx: Form, fold: str = "int") -> Operator:
+    return _binary(name, meaning, f"({{0}} {language.OPERATORS[name].symbol} {{1}})", cxx, fold=fold)
 
 
 OPERATORS: dict[str, Operator] = {op.name: op for op in [
-    Operator("not", lambda R, B, a: not a, "(not {0})", "(!{b0})"),
+    Operator("not", lambda R, B, a: not a, "(not {0})", "(!{b0})", fold="bool"),
     # (the fast code writes the negation of a number written out as a number: codegen_base.negated)
-    Operator("neg", lambda R, B, a: -a, "(-{0})", "neg({i0})"),
-    _binary("and", lambda R, B, a, b: a and b(), "({0} and {1})", "({b0} && {b1})", lazy=True),
-    _binary("or", lambda R, B, a, b: a or b(), "({0} or {1})", "({b0} || {b1})", lazy=True),
-    _compare("eq", lambda R, B, a, b: a == b, _cxx_compared("")),
-    _compare("ne", lambda R, B, a, b: a != b, _cxx_compared("!")),
+    Operator("neg", lambda R, B, a: -a, "(-{0})", "neg({i0})", fold="int"),
+    _binary("and", lambda R, B, a, b: a and b(), "({0} and {1})", "({b0} && {b1})", lazy=True, fold="bool"),
+    _binary("or", lambda R, B, a, b: a or b(), "({0} or {1})", "({b0} || {b1})", lazy=True, fold="bool"),
+    _compare("eq", lambda R, B, a, b: a == b, _cxx_compared(""), "equal"),
+    _compare("ne", lambda R, B, a, b: a != b, _cxx_compared("!"), "equal"),
     _compare("lt", lambda R, B, a, b: a < b, _cxx_order("lt({0}, {1})")),
     _compare("le", lambda R, B, a, b: a <= b, _cxx_order("le({0}, {1})")),
     _compare("gt", lambda R, B, a, b: a > b, _cxx_order("lt({1}, {0})")),
@@ -270,23 +278,83 @@ OPERATORS: dict[str, Operator] = {op.name: op for op in [
             reads_r=True, harmless=False),
     _binary("not_in_place", lambda R, B, a, b: R.loc[a] != b, "({R.loc}[{0}] != {1})", "(!zin({S}, {0}, {1}))",
             reads_r=True, harmless=False),
-    _binary("in_list", lambda R, B, a, b: a in b, "({0} in {1})", _cxx_in_list("")),
-    _binary("not_in_list", lambda R, B, a, b: a not in b, "({0} not in {1})", _cxx_in_list("!")),
+    _binary("in_list", lambda R, B, a, b: a in b, "({0} in {1})", _cxx_in_list(""), fold="member"),
+    _binary("not_in_list", lambda R, B, a, b: a not in b, "({0} not in {1})", _cxx_in_list("!"), fold="member"),
     _binary("range", lambda R, B, a, b: helpers._range(R, a, b, B.range), "_range(R, {0}, {1}, {B.range})",
             "irange({W}, {i0}, {i1})", gives_r=True, counts=True, harmless=False),
-    _binary("add", lambda R, B, a, b: a + b, "({0} + {1})", "add({i0}, {i1})"),
+    _binary("add", lambda R, B, a, b: a + b, "({0} + {1})", "add({i0}, {i1})", fold="int"),
     _binary("join_lists", lambda R, B, a, b: helpers._cat(R, a, b), "_cat(R, {0}, {1})", "wcat({W}, {t0}, {t1})",
             gives_r=True, counts=True, harmless=False),
     _binary("join_texts", lambda R, B, a, b: helpers._cat(R, a, b), "_cat(R, {0}, {1})", _cxx_texts,
             gives_r=True, counts=True, harmless=False),
-    _binary("sub", lambda R, B, a, b: a - b, "({0} - {1})", "sub({i0}, {i1})"),
+    _binary("sub", lambda R, B, a, b: a - b, "({0} - {1})", "sub({i0}, {i1})", fold="int"),
     _binary("mul", lambda R, B, a, b: helpers._mul(a, b, B.integer), "_mul({0}, {1}, {B.integer})",
-            "mul({i0}, {i1}, {B.integer}LL)", costly=True, harmless=False),
+            "mul({i0}, {i1}, {B.integer}LL)", costly=True, harmless=False,
+            fold="int"),
     _binary("div", lambda R, B, a, b: helpers._div(a, b), "_div({0}, {1})", "floordiv({i0}, {i1})",
-            costly=True, harmless=False),
+            costly=True, harmless=False, fold="int"),
     _binary("mod", lambda R, B, a, b: helpers._mod(a, b), "_mod({0}, {1})", "mod({i0}, {i1})",
-            costly=True, harmless=False),
+            costly=True, harmless=False, fold="int"),
     Operator("cond", lambda R, B, c, a, b: a() if c else b(), "({1} if {0} else {2})", _cxx_cond, lazy=True),
 ]}
 
 BY_KEY: dict[tuple[str, str, str], Operator] = {op.key: op for op in OPERATORS.values()}
+
+
+# ------------------------------------------------------------------ static folding
+class NotFolded(Exception):
+    """An operation a static fold leaves to the engines: its operands are not of its
+    ``fold`` (a value an engine might compute otherwise: an int beside a bool, a none
+    in arithmetic), or the reference meets an error there (by zero, over the integer
+    budget), which the rules must meet where they compute it."""
+
+
+FOLDED: dict[tuple[str, str], Operator] = {}
+"""The operation a static fold computes of each node and op (``("BinOp", "+")``: of
+ints), where one of its operations folds (at most one does: tests/test_operators.py)."""
+for _op in OPERATORS.values():
+    if _op.fold:
+        FOLDED[_op.node, _op.op] = _op
+
+_EACH = {"int": int, "bool": bool}   # (each operand of exactly this type)
+
+
+def _alike(a, b) -> bool:
+    """Values ``==`` compares alike in every engine: of one type, or one of them none."""
+    return a is None or b is None or type(a) is type(b)
+
+
+_ALL: dict[str, Callable[..., bool]] = {
+    "equal": _alike,
+    "member": lambda a, xs: type(xs) is list and all(_alike(a, x) for x in xs),
+}
+
+
+def fold(op: Operator, budgets, parts: list[Callable]):
+    """The value of the operation ``op`` (``FOLDED``'s) by its reference meaning, with
+    no state (``budgets``: the program's), each operand given as a function that
+    computes it (where the operation is lazy, called only where its meaning needs it);
+    NotFolded where its operands are not of its ``fold`` or the reference fails."""
+    if op.fold in _EACH:
+        want = _EACH[op.fold]
+
+        def value(part: Callable):
+            v = part()
+            if type(v) is not want:
+                raise NotFolded(op.name)
+            return v
+        first, *rest = parts
+        a = value(first)
+        later = [functools.partial(value, p) for p in rest] if op.lazy else [value(p) for p in rest]
+        return _meaning(op, budgets, a, *later)
+    values = [p() for p in parts]
+    if op.fold not in _ALL or not _ALL[op.fold](*values):
+        raise NotFolded(op.name)
+    return _meaning(op, budgets, *values)
+
+
+def _meaning(op: Operator, budgets, *args):
+    try:
+        return op.meaning(None, budgets, *args)
+    except helpers.RuleError:   # (by zero, over the integer budget: the rules' error)
+        raise NotFolded(op.name) from None
