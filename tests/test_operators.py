@@ -447,3 +447,46 @@ score(p) = 0
     monkeypatch.delitem(operators.FOLDED, ("BinOp", "%"))
     assert found() is None
     assert cells.FOLDED is operators.FOLDED
+
+
+# ------------------------------------------------------------------ comparisons
+def test_a_comparison_holds_as_its_mirror_with_the_operands_swapped():
+    mirrored = [op for op in language.OPERATORS.values() if op.mirror]
+    assert {op.name for op in mirrored} == {"eq", "ne", "lt", "le", "gt", "ge"}
+    for op in mirrored:
+        mine, mirror = operators.OPERATORS[op.name], operators.OPERATORS[op.mirror]
+        assert language.OPERATORS[op.mirror].mirror == op.name and op.result == language.OPERATORS["eq"].result
+        assert mine.fold and mirror.fold, op.name   # (the kernel's early counts read the meaning)
+        for a in range(-2, 3):
+            for b in range(-2, 3):
+                assert mine.meaning(None, None, a, b) == mirror.meaning(None, None, b, a), (op.name, a, b)
+    assert language.comparisons() == {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+def test_a_count_compared_early_holds_where_the_comparison_does():
+    # (native/kernel_early.py: ``count op k`` as the counts within an interval, or not,
+    # read from the comparison's reference meaning)
+    from meeple.interpreter.native import kernel_early
+    assert language.comparisons() == kernel_early.FLIP
+    for symbol in language.comparisons():
+        meaning = operators.FOLDED["BinOp", symbol].meaning
+        for k in range(4):
+            a, b, negated = kernel_early.interval(symbol, k)
+            assert all(((a <= n <= b) != negated) == meaning(None, None, n, k) for n in range(k + 4)), (symbol, k)
+
+
+def test_the_kernel_compares_counts_early_for_the_tables_comparisons(monkeypatch):
+    asked: set = set()
+
+    def early_count(self, e, sc):
+        asked.add(e.op)
+        return None
+    monkeypatch.setattr(kernel.Gen, "early_count", early_count)
+    prog = _program(RULES, True, monkeypatch)
+    kernel.Gen(prog).source()
+    assert asked == {"==", "!=", "<", "<=", ">", ">="}
+    asked.clear()   # (an operation the table no longer calls a comparison: no early count)
+    monkeypatch.setitem(language.OPERATORS, "lt", language.Operator(**{**language.OPERATORS["lt"].__dict__,
+                                                                      "mirror": ""}))
+    kernel.Gen(prog).source()
+    assert asked == {"==", "!=", "<=", ">", ">="}
