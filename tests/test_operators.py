@@ -21,6 +21,7 @@ meaning, its Python form, its C++ form, its documentation).
   table's."""
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import re
@@ -38,6 +39,7 @@ from meeple.interpreter.compiler import codegen, codegen_operators
 from meeple.interpreter.core import evaluate, operators, primitives
 from meeple.interpreter.documents import meeple_code, rulebook
 from meeple.interpreter.native import kernel, kernel_operators
+from meeple.interpreter.play.helpers import RuleError
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
@@ -490,3 +492,38 @@ def test_the_kernel_compares_counts_early_for_the_tables_comparisons(monkeypatch
                                                                       "mirror": ""}))
     kernel.Gen(prog).source()
     assert asked == {"==", "!=", "<=", ">", ">="}
+
+
+# ------------------------------------------------------------------ ranges
+@pytest.mark.parametrize("name", [op.name for op in operators.OPERATORS.values() if op.span is not None])
+def test_an_operations_span_holds_every_value_it_gives(name):
+    # (core/bounds.py reads each operation's span: the fast code and the kernel leave
+    # checks out by it, so a span too narrow would be a wrong game)
+    op = operators.OPERATORS[name]
+    spans = [(-3, -1), (-2, 2), (0, 0), (1, 4), (-5, 3), (2, 2)]
+    for a in spans:
+        for b in spans:
+            ranges = {"CondExpr": ((0, 1), a, b), "UnOp": (a,), "BinOp": (a, b)}[op.node]
+            got = op.span(ranges.__getitem__)
+            values = []
+            for xs in itertools.product(*(range(lo, hi + 1) for lo, hi in ranges)):
+                try:
+                    values.append(_meaning_of(op, xs))
+                except RuleError:
+                    assert got is None, (name, a, b)   # (by zero: nothing is known)
+            if got is not None:
+                assert got[0] <= min(values) and max(values) <= got[1], (name, a, b, got)
+                assert got == (min(values), max(values)) or name == "mod", (name, a, b, got)   # (as narrow as can be)
+            assert op.span(lambda i: None) is None, name
+
+
+def _meaning_of(op, xs):
+    from meeple.dsl import budgets
+    if op.lazy:
+        return op.meaning(None, budgets.DEFAULT, bool(xs[0]), *(lambda x=x: x for x in xs[1:]))
+    return op.meaning(None, budgets.DEFAULT, *xs)
+
+
+def test_the_operations_of_ints_have_a_span():
+    assert {op.name for op in operators.OPERATORS.values() if op.span} == {
+        "neg", "add", "sub", "mul", "div", "mod", "cond"}
