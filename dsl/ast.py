@@ -7,7 +7,7 @@ against the schema committed in ``docs/schema/ir.schema.json``.
 """
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -454,6 +454,10 @@ Stmt = Annotated[
     Let | Assign | AttrAssign | IndexAssign | If | For | While | Choose | ChooseEach | ChooseSubset | Best | Move | Flip | Shuffle | Deal | Fill | PickRandom | Roll | Log | CallProc | EndGame | Reveal | RevealTo | Return | CallResult | Make | RemoveItem | Permute,
     Field(discriminator="node"),
 ]
+
+DECIDING: tuple[str, ...] = tuple(c.__name__ for c in get_args(get_args(Stmt)[0]) if "verb" in c.model_fields)
+"""The statements that ask a player to decide (``choose``, ``choose ... for each``,
+``choose ... subset``): those whose moves may be named by a verb (``as "play"``)."""
 
 
 # ---------------------------------------------------------------- declarations

@@ -153,6 +153,12 @@ def wanted(node: str, symbol: str) -> str:
     return " or ".join(sorted(_CLASS_NAMES[o.on] for o in SHAPES[node, symbol]))
 
 
+ARITHMETIC: frozenset[tuple[str, str]] = frozenset(
+    op.shape for op in OPERATORS.values() if op.result == _INT and all(t == _INT for t in op.operands))
+"""The nodes and symbols of arithmetic, operations of ints whose value is an int (``-x``,
+``+``, ``-``, ``*``, ``/``, ``%``)."""
+
+
 def comparisons() -> dict[str, str]:
     """The symbol of each comparison (an operation with a ``mirror``) and its mirror's:
     ``a < b`` is ``b > a`` (``{"<": ">", "==": "==", ...}``)."""

@@ -55,7 +55,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ...dsl import ast as ir
-from ...dsl.operators import operands
+from ...dsl.operators import ARITHMETIC, operands
 from ...dsl.types import T
 from .operators import FOLDED, NotFolded, fold
 
@@ -404,10 +404,8 @@ class Cells:
             return True
         if node == "Attr":
             return self._plain(e.obj)
-        if node in ("UnOp", "BinOp"):   # (an operation of ints whose value is an int)
-            op = FOLDED.get((node, e.op))
-            return op is not None and op.fold == "int" and op.language.result == _INT \
-                and all(self._plain(x) for x in operands(e))
+        if node in ("UnOp", "BinOp"):   # (arithmetic: of ints, an int)
+            return (node, e.op) in ARITHMETIC and all(self._plain(x) for x in operands(e))
         if node == "Call" and self.call_kind(e) == "builtin":
             return (e.func == "seat" or (e.func, len(e.args)) in _CALLS) and len(e.args) >= 1 \
                 and all(self._plain(a) for a in e.args)

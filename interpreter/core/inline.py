@@ -186,8 +186,8 @@ class Inline:
             if kind == "builtin":
                 return PRIMITIVES[e.func].calls_with(len(e.args))
             return kind in ("function", "rows")
-        if node == "BinOp":
-            return e.op in ("..", "*", "/", "%") or self.counts_work(e)
+        if node == "BinOp":   # (a range, a product, a quotient, a remainder, a join: helpers)
+            return operators.resolve(e, self.c.type_of).calls or self.counts_work(e)
         if node == "Index":
             return e.index.node != "IntLit"
         if node == "Comprehension":
@@ -224,7 +224,7 @@ class Inline:
         node = e.node
         if node == "Var":
             return {e.name}
-        if node == "BinOp" and e.op in ("and", "or"):
+        if node == "BinOp" and (node, e.op) in operators.LAZY:   # (and, or: the left always)
             return self._always(e.left, fast)
         if node == "CondExpr":
             return self._always(e.cond, fast) | (self._always(e.then, fast) & self._always(e.other, fast))

@@ -29,6 +29,7 @@ that reads only the budgets' counters (noted where written, native/kernel_reads.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from string import Formatter
@@ -246,6 +247,11 @@ class Operator:
     def key(self) -> tuple[str, str, str]:
         return self.node, self.op, self.on
 
+    @property
+    def calls(self) -> bool:
+        """Whether its Python form calls a helper (``_mul(...)``, ``_range(R, ...)``)."""
+        return isinstance(self.python, str) and re.match(r"_\w+\(", self.python) is not None
+
 
 # ------------------------------------------------------------------ ranges
 def _of_two(corners: Callable[[Span, Span], Span | None]) -> Callable:
@@ -336,6 +342,9 @@ OPERATORS: dict[str, Operator] = {op.name: op for op in [
 ]}
 
 BY_KEY: dict[tuple[str, str, str], Operator] = {op.key: op for op in OPERATORS.values()}
+
+LAZY: frozenset[tuple[str, str]] = frozenset((op.node, op.op) for op in OPERATORS.values() if op.lazy)
+"""The nodes and ops that may leave an operand unevaluated (``and``, ``or``, a conditional)."""
 
 
 # ------------------------------------------------------------------ static folding

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from ...dsl import ast as ir, operators, parse as dsl_parse
 from ...dsl.builtins import BUILTINS
+from ...dsl.operators import ARITHMETIC, operands
 
 TEMPLATE_PART = re.compile(r"\{([^{}]*)\}")
 
@@ -344,10 +345,8 @@ class Words:
         match e.node:
             case "IntLit":
                 return True
-            case "UnOp":
-                return e.op == "-" and self.is_number(e.operand)
-            case "BinOp":
-                return e.op in ("+", "-", "*", "/", "%") and self.is_number(e.left) and self.is_number(e.right)
+            case "UnOp" | "BinOp":   # (arithmetic of numbers: core/operators.py)
+                return (e.node, e.op) in ARITHMETIC and all(self.is_number(x) for x in operands(e))
             case "Aggregate":
                 return e.func in ("sum", "count")
             case "Var":
