@@ -153,6 +153,9 @@ def wanted(node: str, symbol: str) -> str:
     return " or ".join(sorted(_CLASS_NAMES[o.on] for o in SHAPES[node, symbol]))
 
 
+NODES: frozenset[str] = frozenset(op.node for op in OPERATORS.values())
+"""The IR nodes of operators: UnOp, BinOp, CondExpr."""
+
 ARITHMETIC: frozenset[tuple[str, str]] = frozenset(
     op.shape for op in OPERATORS.values() if op.result == _INT and all(t == _INT for t in op.operands))
 """The nodes and symbols of arithmetic, operations of ints whose value is an int (``-x``,

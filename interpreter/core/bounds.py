@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...dsl.operators import operands
+from ...dsl.operators import NODES, operands
 from . import operators
 from .hoist import _binding
 from .primitives import PRIMITIVES, Span
@@ -40,10 +40,10 @@ class Bounds:
         match e.node:
             case "IntLit":
                 return e.value, e.value
-            case "UnOp" | "BinOp" | "CondExpr":   # (its operation's span: core/operators.py)
-                span = operators.resolve(e, self.c.type_of).span
+            case _ if e.node in NODES:   # (an operator: its operation's span, core/operators.py)
+                of_op = operators.resolve(e, self.c.type_of).span
                 parts = operands(e)
-                return None if span is None else span(lambda i: self.int_range(parts[i], known, depth))
+                return None if of_op is None else of_op(lambda i: self.int_range(parts[i], known, depth))
             case "Call" if e.func in self.c.functions:  # (a rule function's name comes first)
                 if depth >= _DEPTH:
                     return None
