@@ -455,6 +455,17 @@ Stmt = Annotated[
     Field(discriminator="node"),
 ]
 
+EXPRESSIONS: tuple[str, ...] = tuple(c.__name__ for c in get_args(get_args(Expr)[0]))
+"""The kinds of expression: the nodes that have a value."""
+
+LOOPS: tuple[str, ...] = ("Comprehension", "Aggregate", "Ray")
+"""The expressions that loop: over lists (a comprehension, an aggregate of one) or along
+a ray (tests/test_construct_lists.py: each a kind of expression, a new kind decided)."""
+
+LITERALS: tuple[str, ...] = tuple(c.__name__ for c in get_args(get_args(Expr)[0])
+                                  if c.__name__.endswith("Lit") and set(c.model_fields) <= {"node", "span", "value"})
+"""The expressions that are a value written out: a number, a text, true or false, none."""
+
 DECIDING: tuple[str, ...] = tuple(c.__name__ for c in get_args(get_args(Stmt)[0]) if "verb" in c.model_fields)
 """The statements that ask a player to decide (``choose``, ``choose ... for each``,
 ``choose ... subset``): those whose moves may be named by a verb (``as "play"``)."""

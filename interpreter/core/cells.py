@@ -88,7 +88,7 @@ _SEAT = object()   # a name that is the player whose seat the static conjuncts r
 _GIVEN = object()  # a name whose value is given from before the loop (see cells_given)
 _VALUES = "<values>"  # (a key of the names: values given from before the loop may be more than names)
 # the nodes that do some work (see _kept_given): a call, a loop
-_WORKS = ("Call", "Comprehension", "Aggregate", "Ray")
+_WORKS = ("Call", *ir.LOOPS)
 # the types of the values a table of cells may be kept by (see cells_given)
 _KEYS = ("int", "bool", "enum", "player", "cell", "str")
 
@@ -330,7 +330,7 @@ class Cells:
         value). A rule function's call is static where its arguments are, its body is
         (its parameters so given), and it counts no work or calls."""
         node = e.node
-        if node in ("IntLit", "BoolLit", "NoneLit", "StrLit"):
+        if node in ir.LITERALS:
             return True
         if node == "Var":
             return e.name in names and (names[e.name] is None or names[e.name] is _GIVEN)

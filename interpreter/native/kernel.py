@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from itertools import count
 
+from ...dsl.ast import LITERALS
 from ...dsl.builtins import CONSTANTS
 from ...dsl.types import T, type_code
 from ..core import ops
@@ -272,7 +273,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         """Whether an expression is the same value wherever it is evaluated: literals, an
         enum's member, a zone, the negation of a number, lists of them."""
         node = e.node
-        if node in ("IntLit", "StrLit", "BoolLit", "NoneLit"):
+        if node in LITERALS:
             return True
         if node == "UnOp":
             return e.op != "not" and e.operand.node == "IntLit"

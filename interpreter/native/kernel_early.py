@@ -88,7 +88,7 @@ class Safe:
 
     def of(self, e, env: dict, held: frozenset = frozenset(), depth: int = 0) -> bool:
         n = e.node
-        if n in ("IntLit", "BoolLit", "NoneLit", "StrLit", "Var"):
+        if n in ir.LITERALS or n == "Var":
             return True
         if n == "UnOp":
             return e.op == "not" and self.of(e.operand, env, held, depth)
