@@ -458,9 +458,13 @@ Stmt = Annotated[
 EXPRESSIONS: tuple[str, ...] = tuple(c.__name__ for c in get_args(get_args(Expr)[0]))
 """The kinds of expression: the nodes that have a value."""
 
-LOOPS: tuple[str, ...] = ("Comprehension", "Aggregate", "Ray")
-"""The expressions that loop: over lists (a comprehension, an aggregate of one) or along
-a ray (tests/test_construct_lists.py: each a kind of expression, a new kind decided)."""
+CLAUSED: tuple[str, ...] = tuple(c.__name__ for c in get_args(get_args(Expr)[0])
+                                 if {"clauses", "comp"} & set(c.model_fields))
+"""The expressions with clauses (``for x in xs``): a comprehension, an aggregate of one."""
+
+LOOPS: tuple[str, ...] = (*CLAUSED, "Ray")
+"""The expressions that loop: over lists (those with clauses) or along a ray
+(tests/test_construct_lists.py: a new kind of expression is decided there)."""
 
 LITERALS: tuple[str, ...] = tuple(c.__name__ for c in get_args(get_args(Expr)[0])
                                   if c.__name__.endswith("Lit") and set(c.model_fields) <= {"node", "span", "value"})

@@ -250,7 +250,7 @@ class Cells:
         names have the same values."""
         given = {n for n, k in names.items() if k is _GIVEN}
         for n in ir.walk(e):
-            if n.node in ("Comprehension", "Aggregate", "ForClause") or self._node_reads(n, given) is not None:
+            if n.node in (*ir.CLAUSED, "ForClause") or self._node_reads(n, given) is not None:
                 return False
             if n.node == "Var" and n.name not in given and n.name not in self.c.consts \
                     and n.name not in self.c.enum_of_value and not (boards and n.name in self.c.boards):

@@ -211,7 +211,7 @@ def _stride(sizes: list[int], i: int) -> int:
 
 def _children(n) -> list:
     """The expressions directly inside ``n`` (not into a loop's own scope)."""
-    if n.node in ("Comprehension", "Aggregate"):
+    if n.node in ir.CLAUSED:
         return []
     out = []
     for v in n.__dict__.values():
