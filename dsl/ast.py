@@ -7,7 +7,7 @@ against the schema committed in ``docs/schema/ir.schema.json``.
 """
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -454,6 +454,25 @@ Stmt = Annotated[
     Let | Assign | AttrAssign | IndexAssign | If | For | While | Choose | ChooseEach | ChooseSubset | Best | Move | Flip | Shuffle | Deal | Fill | PickRandom | Roll | Log | CallProc | EndGame | Reveal | RevealTo | Return | CallResult | Make | RemoveItem | Permute,
     Field(discriminator="node"),
 ]
+
+EXPRESSIONS: tuple[str, ...] = tuple(c.__name__ for c in get_args(get_args(Expr)[0]))
+"""The kinds of expression: the nodes that have a value."""
+
+CLAUSED: tuple[str, ...] = tuple(c.__name__ for c in get_args(get_args(Expr)[0])
+                                 if {"clauses", "comp"} & set(c.model_fields))
+"""The expressions with clauses (``for x in xs``): a comprehension, an aggregate of one."""
+
+LOOPS: tuple[str, ...] = (*CLAUSED, "Ray")
+"""The expressions that loop: over lists (those with clauses) or along a ray
+(tests/test_construct_lists.py: a new kind of expression is decided there)."""
+
+LITERALS: tuple[str, ...] = tuple(c.__name__ for c in get_args(get_args(Expr)[0])
+                                  if c.__name__.endswith("Lit") and set(c.model_fields) <= {"node", "span", "value"})
+"""The expressions that are a value written out: a number, a text, true or false, none."""
+
+DECIDING: tuple[str, ...] = tuple(c.__name__ for c in get_args(get_args(Stmt)[0]) if "verb" in c.model_fields)
+"""The statements that ask a player to decide (``choose``, ``choose ... for each``,
+``choose ... subset``): those whose moves may be named by a verb (``as "play"``)."""
 
 
 # ---------------------------------------------------------------- declarations

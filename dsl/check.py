@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import ast as ir, boards as gen, builtins, errors
+from . import ast as ir, boards as gen, builtins, errors, operators
 from .check_decls import (  # noqa: F401 - BUILTIN_TYPES, COLORS, LABEL_IF, UI_TEXTS: as before
     BUILTIN_TYPES,
     COLORS,
@@ -321,7 +321,7 @@ class Checker(DeclChecks, StmtChecks, ItemChecks, OperatorChecks, PrivateFlow, P
                 return list_of(out)
             case "TupleLit":
                 return self._tuple(e, env)
-            case "BinOp" | "UnOp" | "CondExpr":
+            case _ if e.node in operators.NODES:   # (an operator: dsl/operators.py)
                 return self._operator(e, env)
             case "CellAt":
                 return self._cell_at(e, env)

@@ -98,7 +98,7 @@ class DeclChecks:
                     raws = [p[0] for p in parts if isinstance(p, tuple)]
                     places[n.key] = set(raws) | {str(i) for i in range(1, len(raws) + 1)}
                     logs.append(n)
-                elif n.node in ("Choose", "ChooseEach", "ChooseSubset") and n.verb:
+                elif n.node in ir.DECIDING and n.verb:
                     for v in (n.verb, getattr(n, "alone", None), *getattr(n, "more", ())):
                         if v:
                             places.setdefault(v, set())

@@ -625,7 +625,7 @@ class StmtChecks:
         direct, calls = set(), {}
         for name, p in procs.items():
             nodes = list(ir.walk(p.body))
-            if any(n.node in ("Choose", "ChooseEach", "ChooseSubset") or (n.node == "Best" and n.tie == "choose")
+            if any(n.node in ir.DECIDING or (n.node == "Best" and n.tie == "choose")
                    for n in nodes):
                 direct.add(name)
             calls[name] = {n.proc for n in nodes if n.node in ("CallProc", "CallResult")}

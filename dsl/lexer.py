@@ -20,6 +20,7 @@ from pygments.token import (
 )
 
 from .builtins import BUILTINS, CONSTANTS
+from .operators import OPERATORS
 from .parse import keywords
 
 __all__ = ["MeepleLexer"]
@@ -30,7 +31,8 @@ _DECLARATIONS = ("ruleset", "variant", "locale", "title", "players", "enum", "ki
                  "bound", "secret", "offscreen", "name", "text", "label", "color", "language",
                  "extend", "replace", "remove")
 _CONSTANTS = ("true", "false", "none")
-_LOGIC = ("and", "or", "not", "in")
+# the words of the operators (dsl/operators.py: and, or, not, in)
+_LOGIC = tuple(sorted({w for op in OPERATORS.values() for w in op.symbol.split() if w.isalpha()}))
 
 
 class MeepleLexer(RegexLexer):

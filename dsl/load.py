@@ -266,7 +266,7 @@ def _text_keys(f: ir.File) -> set[str]:
     for n in ir.walk(f):
         if n.node == "Log":
             keys.add(n.key)
-        elif n.node in ("Choose", "ChooseEach", "ChooseSubset") and n.verb:
+        elif n.node in ir.DECIDING and n.verb:
             keys.add(n.verb)
             if getattr(n, "alone", None):      # the second verb: as "play" or "pass"
                 keys.add(n.alone)

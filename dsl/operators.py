@@ -38,6 +38,9 @@ class Operator:
     words: str          # the rulebook catalog's key of its phrase (``x.*``)
     by: int = -1        # the operand whose type class chooses it (``on``)
     opposite: str = ""  # the operation that holds where it does not (a comparison's)
+    # the operation that holds of the operands swapped (a comparison of two values of
+    # one type: ``a < b`` where ``b > a``); "" where none does (``in``, arithmetic...)
+    mirror: str = ""
 
     @property
     def shape(self) -> tuple[str, str]:
@@ -46,10 +49,10 @@ class Operator:
 
 
 def _int2(name: str, symbol: str, doc: str, words: str, result: T = _INT, context: str = "",
-          opposite: str = "") -> Operator:
+          opposite: str = "", mirror: str = "") -> Operator:
     """An operation of two ints (both found, then each checked as an int)."""
     return Operator(name, "BinOp", symbol, "", "both", (_INT, _INT), result, context or f"'{symbol}'", doc, words,
-                    opposite=opposite)
+                    opposite=opposite, mirror=mirror)
 
 
 def _bool2(name: str, doc: str) -> Operator:
@@ -59,7 +62,7 @@ def _bool2(name: str, doc: str) -> Operator:
 
 def _equal(name: str, symbol: str, doc: str, opposite: str) -> Operator:
     return Operator(name, "BinOp", symbol, "", "equal", (None, None), _BOOL, f"comparison '{symbol}'", doc,
-                    f"x.{name}", opposite=opposite)
+                    f"x.{name}", opposite=opposite, mirror=name)
 
 
 def _member(name: str, symbol: str, on: str, doc: str, opposite: str) -> Operator:
@@ -77,10 +80,10 @@ OPERATORS: dict[str, Operator] = {op.name: op for op in [
     _bool2("or", "whether either holds (the right evaluated only where the left does not)"),
     _equal("eq", "==", "whether two values are equal", "ne"),
     _equal("ne", "!=", "whether two values differ", "eq"),
-    _int2("lt", "<", "whether the left is less", "x.lt", _BOOL, opposite="ge"),
-    _int2("le", "<=", "whether the left is at most the right", "x.le", _BOOL, opposite="gt"),
-    _int2("gt", ">", "whether the left is more", "x.gt", _BOOL, opposite="le"),
-    _int2("ge", ">=", "whether the left is at least the right", "x.ge", _BOOL, opposite="lt"),
+    _int2("lt", "<", "whether the left is less", "x.lt", _BOOL, opposite="ge", mirror="gt"),
+    _int2("le", "<=", "whether the left is at most the right", "x.le", _BOOL, opposite="gt", mirror="ge"),
+    _int2("gt", ">", "whether the left is more", "x.gt", _BOOL, opposite="le", mirror="lt"),
+    _int2("ge", ">=", "whether the left is at least the right", "x.ge", _BOOL, opposite="lt", mirror="le"),
     _member("in_place", "in", "place", "whether an item lies in a zone or on a cell", "not_in_place"),
     _member("not_in_place", "not in", "place", "whether an item lies elsewhere than in a zone or on a cell",
             "in_place"),
@@ -148,6 +151,21 @@ def wanted(node: str, symbol: str) -> str:
     """What a message says an operand of a symbol that chooses no operation should be
     (``a list or a zone``)."""
     return " or ".join(sorted(_CLASS_NAMES[o.on] for o in SHAPES[node, symbol]))
+
+
+NODES: frozenset[str] = frozenset(op.node for op in OPERATORS.values())
+"""The IR nodes of operators: UnOp, BinOp, CondExpr."""
+
+ARITHMETIC: frozenset[tuple[str, str]] = frozenset(
+    op.shape for op in OPERATORS.values() if op.result == _INT and all(t == _INT for t in op.operands))
+"""The nodes and symbols of arithmetic, operations of ints whose value is an int (``-x``,
+``+``, ``-``, ``*``, ``/``, ``%``)."""
+
+
+def comparisons() -> dict[str, str]:
+    """The symbol of each comparison (an operation with a ``mirror``) and its mirror's:
+    ``a < b`` is ``b > a`` (``{"<": ">", "==": "==", ...}``)."""
+    return {op.symbol: OPERATORS[op.mirror].symbol for op in OPERATORS.values() if op.mirror}
 
 
 def words_by_symbol() -> dict[str, str]:

@@ -21,6 +21,7 @@ from itertools import repeat
 from operator import truediv
 
 from meeple import interpreter
+from meeple.interpreter.core import ops
 from meeple.interpreter.native.kgame import KernelGame
 from meeple.interpreter.play import display, views
 from meeple.interpreter.play.runtime import Move
@@ -580,7 +581,9 @@ def check_returns(ruleset, mode: str) -> None:
                          "(add 'payoff(p) = ...', or use returns='outcomes' or 'scores')")
 
 
-RANDOM_NODES = ("Shuffle", "Roll", "PickRandom")
+# the statements that draw from the state's generator: those whose instruction is a
+# random draw (interpreter/core/ops.py ``Draw``: shuffle, roll, pick at random)
+RANDOM_NODES = tuple(k.__name__ for k in ops.KINDS if issubclass(k, ops.Draw))
 
 
 def has_chance(checked) -> bool:
@@ -656,8 +659,7 @@ def secret_beyond_simultaneous(ruleset) -> bool:
             or any(z.visibility != "public" for z in c.zones.values()) \
             or any(b.decl.visibility != "public" for b in c.boards.values()):
         return True
-    return any(getattr(n, "node", None) in ("Move", "Flip", "Make") and n.facing == "down"
-               for n in _nodes(c))
+    return any(getattr(n, "facing", None) == "down" for n in _nodes(c))   # (a move, flip, make)
 
 
 # ---------------------------------------------------------------- OpenSpiel

@@ -21,6 +21,7 @@ meaning, its Python form, its C++ form, its documentation).
   table's."""
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import re
@@ -38,6 +39,7 @@ from meeple.interpreter.compiler import codegen, codegen_operators
 from meeple.interpreter.core import evaluate, operators, primitives
 from meeple.interpreter.documents import meeple_code, rulebook
 from meeple.interpreter.native import kernel, kernel_operators
+from meeple.interpreter.play.helpers import RuleError
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
@@ -379,3 +381,149 @@ def test_what_the_optimiser_assumes_of_each_operation(monkeypatch):
 def test_meeple_code_writes_the_operators_back_as_they_bind(source):
     # (interpreter/documents/meeple_code.py: brackets where the table's levels need them)
     assert meeple_code.expr(_parsed(source)) == source
+
+
+# ------------------------------------------------------------------ static folding
+def test_every_operation_decides_whether_a_static_fold_computes_it():
+    # (core/cells.py computes the static conditions of a loop's cells before any game
+    # by each operation's reference meaning: ``fold`` says of what, "" never; an
+    # operation added to the table is folded or refused there by its own entry)
+    folds = {"", "int", "bool", "equal", "member"}
+    for op in operators.OPERATORS.values():
+        assert op.fold in folds, op.name
+        if op.fold:   # (no state to read, no work to count, chosen by its values' type)
+            assert not (op.reads_r or op.gives_r or op.counts), op.name
+            assert operators.FOLDED[op.node, op.op] is op, op.name   # (one per node and op)
+    assert {op.name for op in operators.OPERATORS.values() if not op.fold} == {
+        "in_place", "not_in_place", "range", "join_lists", "join_texts", "cond"}
+
+
+def _folded(symbol: str, *values, node: str = "BinOp"):
+    from meeple.dsl import budgets
+    return operators.fold(operators.FOLDED[node, symbol], budgets.DEFAULT, [lambda v=v: v for v in values])
+
+
+@pytest.mark.parametrize(("node", "symbol", "values", "value"), [
+    ("BinOp", "+", (2, 3), 5), ("BinOp", "-", (2, 3), -1), ("BinOp", "*", (-2, 3), -6),
+    ("BinOp", "/", (-7, 2), -4), ("BinOp", "%", (-7, 2), 1), ("UnOp", "-", (4,), -4), ("UnOp", "not", (True,), False),
+    ("BinOp", "<", (1, 2), True), ("BinOp", ">=", (1, 2), False), ("BinOp", "==", ("a", "a"), True),
+    ("BinOp", "!=", (None, 1), True), ("BinOp", "in", (2, [1, 2]), True), ("BinOp", "not in", (3, [1, None]), True),
+    ("BinOp", "and", (False, 1), False), ("BinOp", "or", (True, "never read"), True)])
+def test_a_fold_is_the_reference_meaning(node, symbol, values, value):
+    assert _folded(symbol, *values, node=node) == value
+
+
+@pytest.mark.parametrize(("node", "symbol", "values"), [
+    ("BinOp", "/", (1, 0)), ("BinOp", "%", (1, 0)), ("BinOp", "*", (10 ** 10, 10 ** 10)),   # (the rules' errors)
+    ("BinOp", "+", ("a", "b")), ("BinOp", "+", (True, 1)), ("BinOp", "<", ("a", "b")), ("BinOp", "-", (None, 1)),
+    ("UnOp", "-", (True,)), ("UnOp", "not", (0,)), ("BinOp", "==", (1, True)), ("BinOp", "in", (1, [True])),
+    ("BinOp", "and", (True, 1)), ("BinOp", "or", (0, True))])
+def test_a_fold_leaves_to_the_engines_what_they_might_compute_otherwise(node, symbol, values):
+    with pytest.raises(operators.NotFolded):
+        _folded(symbol, *values, node=node)
+
+
+def test_the_static_cells_fold_what_the_table_folds(monkeypatch):
+    # (core/cells.py keeps no list of operators of its own: an operation the table
+    # stops folding is no longer static there, and its loops walk every cell)
+    from meeple.interpreter.core import cells
+    text = """ruleset t
+players 2..2
+kind Stone { n: int }
+board grid: grid(rows: 4, cols: 4) holds Stone
+zone supply: Stone
+deck stones into supply { Stone(n: i) for i in 1..3 }
+turn {
+  choose c from [x for x in cells(grid) if (x.row + x.col) % 2 < 1 and empty(x)] as "place"
+  move top(supply) to c
+}
+end when size(supply) == 0
+score(p) = 0
+"""
+    def found():
+        prog = _program(text, True, monkeypatch)
+        comp = next(n for s in ir.walk(prog.checked.turn.body) for n in ir.walk(s) if n.node == "Comprehension")
+        return prog.facts.cells_filter(comp.clauses[-1], comp.cond)
+    f = found()
+    assert f is not None and len(f.passing) == 8 and [p.op for p in f.preds] == ["<"]
+    monkeypatch.delitem(operators.FOLDED, ("BinOp", "%"))
+    assert found() is None
+    assert cells.FOLDED is operators.FOLDED
+
+
+# ------------------------------------------------------------------ comparisons
+def test_a_comparison_holds_as_its_mirror_with_the_operands_swapped():
+    mirrored = [op for op in language.OPERATORS.values() if op.mirror]
+    assert {op.name for op in mirrored} == {"eq", "ne", "lt", "le", "gt", "ge"}
+    for op in mirrored:
+        mine, mirror = operators.OPERATORS[op.name], operators.OPERATORS[op.mirror]
+        assert language.OPERATORS[op.mirror].mirror == op.name and op.result == language.OPERATORS["eq"].result
+        assert mine.fold and mirror.fold, op.name   # (the kernel's early counts read the meaning)
+        for a in range(-2, 3):
+            for b in range(-2, 3):
+                assert mine.meaning(None, None, a, b) == mirror.meaning(None, None, b, a), (op.name, a, b)
+    assert language.comparisons() == {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+def test_a_count_compared_early_holds_where_the_comparison_does():
+    # (native/kernel_early.py: ``count op k`` as the counts within an interval, or not,
+    # read from the comparison's reference meaning)
+    from meeple.interpreter.native import kernel_early
+    assert language.comparisons() == kernel_early.FLIP
+    for symbol in language.comparisons():
+        meaning = operators.FOLDED["BinOp", symbol].meaning
+        for k in range(4):
+            a, b, negated = kernel_early.interval(symbol, k)
+            assert all(((a <= n <= b) != negated) == meaning(None, None, n, k) for n in range(k + 4)), (symbol, k)
+
+
+def test_the_kernel_compares_counts_early_for_the_tables_comparisons(monkeypatch):
+    asked: set = set()
+
+    def early_count(self, e, sc):
+        asked.add(e.op)
+        return None
+    monkeypatch.setattr(kernel.Gen, "early_count", early_count)
+    prog = _program(RULES, True, monkeypatch)
+    kernel.Gen(prog).source()
+    assert asked == {"==", "!=", "<", "<=", ">", ">="}
+    asked.clear()   # (an operation the table no longer calls a comparison: no early count)
+    monkeypatch.setitem(language.OPERATORS, "lt", language.Operator(**{**language.OPERATORS["lt"].__dict__,
+                                                                      "mirror": ""}))
+    kernel.Gen(prog).source()
+    assert asked == {"==", "!=", "<=", ">", ">="}
+
+
+# ------------------------------------------------------------------ ranges
+@pytest.mark.parametrize("name", [op.name for op in operators.OPERATORS.values() if op.span is not None])
+def test_an_operations_span_holds_every_value_it_gives(name):
+    # (core/bounds.py reads each operation's span: the fast code and the kernel leave
+    # checks out by it, so a span too narrow would be a wrong game)
+    op = operators.OPERATORS[name]
+    spans = [(-3, -1), (-2, 2), (0, 0), (1, 4), (-5, 3), (2, 2)]
+    for a in spans:
+        for b in spans:
+            ranges = {"CondExpr": ((0, 1), a, b), "UnOp": (a,), "BinOp": (a, b)}[op.node]
+            got = op.span(ranges.__getitem__)
+            values = []
+            for xs in itertools.product(*(range(lo, hi + 1) for lo, hi in ranges)):
+                try:
+                    values.append(_meaning_of(op, xs))
+                except RuleError:
+                    assert got is None, (name, a, b)   # (by zero: nothing is known)
+            if got is not None:
+                assert got[0] <= min(values) and max(values) <= got[1], (name, a, b, got)
+                assert got == (min(values), max(values)) or name == "mod", (name, a, b, got)   # (as narrow as can be)
+            assert op.span(lambda i: None) is None, name
+
+
+def _meaning_of(op, xs):
+    from meeple.dsl import budgets
+    if op.lazy:
+        return op.meaning(None, budgets.DEFAULT, bool(xs[0]), *(lambda x=x: x for x in xs[1:]))
+    return op.meaning(None, budgets.DEFAULT, *xs)
+
+
+def test_the_operations_of_ints_have_a_span():
+    assert {op.name for op in operators.OPERATORS.values() if op.span} == {
+        "neg", "add", "sub", "mul", "div", "mod", "cond"}

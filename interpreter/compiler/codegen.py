@@ -371,7 +371,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys, Cod
         known = self.has_loop.get(id(e))
         if known is None:
             found = {n.node if n.node != "Call" or n.func not in self.spliced else "spliced" for n in ir.walk(e)}
-            known = self.has_loop[id(e)] = (bool(found & {"Comprehension", "Aggregate"}), "spliced" in found)
+            known = self.has_loop[id(e)] = (bool(found.intersection(ir.CLAUSED)), "spliced" in found)
         return known[0] or (known[1] and bool(self.loops))
 
     def splice(self, kept: set[str]) -> None:

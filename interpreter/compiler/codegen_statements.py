@@ -9,6 +9,7 @@ from ...dsl import ast as ir
 from ...dsl.builtins import CLOSURES
 from ...dsl.check import walks_edges
 from ..core.inline import SPLICE_DEPTH
+from ..core.operators import LAZY
 from ..core.primitives import PyLoop
 from .codegen_base import (
     _AVAIL_MAX,
@@ -295,7 +296,7 @@ class StatementForm(CompilerPart):
         whatever their values; None when that is not so (an inlined function's body
         may evaluate an argument late or not at all)."""
         n = e.node
-        if n == "BinOp" and e.op not in ("and", "or"):
+        if n == "BinOp" and (n, e.op) not in LAZY:   # (and, or: the right maybe not)
             return [e.left, e.right]
         if n == "Index":
             return [e.obj] if e.index.node == "IntLit" else [e.obj, e.index]

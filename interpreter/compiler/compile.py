@@ -82,7 +82,7 @@ def has_hidden_information(c: Checked) -> bool:
         return True
     bodies = [p.body for p in c.procedures.values()]
     bodies += [d.body for d in (c.setup, c.turn, c.at_end) if d is not None]
-    return any((getattr(n, "node", None) in ("Move", "Flip", "Make") and n.facing == "down")
+    return any(getattr(n, "facing", None) == "down"   # (a statement that places an item: move, flip, make)
                or getattr(n, "node", None) == "ChooseEach"
                for body in bodies for n in ir.walk(body))
 

@@ -6,32 +6,18 @@ The printers ask it where a check can be left out: the fast Python code
 index within a board's cells, a short text) and the kernel's C++ (a product).
 
 What a built-in may give is declared with its forms (``core/primitives.py``:
-``span``), from its arguments' ranges."""
+``span``), from its arguments' ranges, and what an operator may give with its
+operation's (``core/operators.py``: ``span``), from its operands'."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ...dsl.operators import NODES, operands
+from . import operators
 from .hoist import _binding
 from .primitives import PRIMITIVES, Span
 
 _DEPTH = 8   # calls of rule functions looked into at most
-
-
-def arith_range(op: str, a: Span, b: Span) -> Span | None:
-    """The least and the most of ``x op y`` for x in the range a, y in b, or None."""
-    if op == "+":
-        return a[0] + b[0], a[1] + b[1]
-    if op == "-":
-        return a[0] - b[1], a[1] - b[0]
-    if op == "*":
-        corners = [x * y for x in a for y in b]
-        return min(corners), max(corners)
-    if b[0] <= 0 <= b[1]:
-        return None  # (the divisor may be 0)
-    if op == "/":  # (floor division is monotonic in each side, divisor's sign fixed)
-        corners = [x // y for x in a for y in b]
-        return min(corners), max(corners)
-    return (0, b[1] - 1) if b[0] > 0 else (b[0] + 1, 0)
 
 
 class Bounds:
@@ -54,15 +40,10 @@ class Bounds:
         match e.node:
             case "IntLit":
                 return e.value, e.value
-            case "UnOp" if e.op == "-":
-                r = self.int_range(e.operand, known, depth)
-                return None if r is None else (-r[1], -r[0])
-            case "CondExpr":
-                a, b = self.int_range(e.then, known, depth), self.int_range(e.other, known, depth)
-                return None if a is None or b is None else (min(a[0], b[0]), max(a[1], b[1]))
-            case "BinOp" if e.op in ("+", "-", "*", "/", "%"):
-                a, b = self.int_range(e.left, known, depth), self.int_range(e.right, known, depth)
-                return None if a is None or b is None else arith_range(e.op, a, b)
+            case _ if e.node in NODES:   # (an operator: its operation's span, core/operators.py)
+                of_op = operators.resolve(e, self.c.type_of).span
+                parts = operands(e)
+                return None if of_op is None else of_op(lambda i: self.int_range(parts[i], known, depth))
             case "Call" if e.func in self.c.functions:  # (a rule function's name comes first)
                 if depth >= _DEPTH:
                     return None

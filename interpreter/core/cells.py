@@ -6,10 +6,11 @@ Where the first conjuncts of a loop's condition (``for c in cells(b) if cond``, 
 clause of a comprehension) read only static facts of the cell (its coordinates, its
 name and constants: ``c.row == c.col``, ``c.row + c.col == 4``, ``c.name == "d4"``),
 the loop may walk only the cells they let through, a table made before any game
-(arithmetic, the language's division and remainder rounded down, ``abs``, ``min`` and
-``max`` of two, comparisons, ``in`` and ``not in`` a list written out, ``and``, ``or``,
-``not``, and calls of rule functions whose bodies are so, given the cell or
-such values, that count no work or calls: ``f(c) = c.row % 2 == 0``); where one of
+(the operators the table of operators folds, each by its reference meaning:
+core/operators.py ``fold``: arithmetic, the language's division and remainder rounded
+down, comparisons, ``in`` and ``not in`` a list written out, ``and``, ``or``, ``not``;
+``abs``, ``min`` and ``max`` of two, and calls of rule functions whose bodies are so,
+given the cell or such values, that count no work or calls: ``f(c) = c.row % 2 == 0``); where one of
 them (the first, or one after static ones) is ``STATIC == value`` (``STATIC`` static,
 the value not the cell's: a loop's variable, a parameter, a number, a call of a rule
 function, a zone's size..., computed without counting work or calls, as core/once.py
@@ -26,10 +27,11 @@ tables and the loop. The
 work budget counts the board's cells as before, and the conjuncts left are tested per
 cell in order: the same values, work and calls as the reference.
 
-The values are Python's, as the rules compute them; where an engine might differ (a
-value beyond ``BIG``, a none in arithmetic or order, a text but compared for equality,
-a key that is no integer)
-or a cell's would be the rules' error (by zero), the loop stays as it is (None).
+The values are the reference's, as the rules compute them; where an engine might
+differ (a value beyond ``BIG``, a none in arithmetic or order, a text but compared for
+equality, a key that is no integer: the operation's ``fold`` says what it folds) or a
+cell's would be the rules' error (by zero, over the integer budget), the loop stays as
+it is (None).
 
 Where no static part is found so, ``cells_given`` finds the static conjuncts that also
 read names whose values come from before the loop (a parameter, a variable, a loop's
@@ -47,23 +49,21 @@ wrote); tests/test_static_filters.py proves that the fast code walks the cells t
 pass finds wherever it finds them, on every bundled and test ruleset."""
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ...dsl import ast as ir
+from ...dsl.operators import ARITHMETIC, operands
 from ...dsl.types import T
+from .operators import FOLDED, NotFolded, fold
 
-_ARITH = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b}
-_ORDER = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
-# the language's division and remainder (play/helpers.py ``_div``, ``_mod``): Python's,
-# rounded down; by zero a rule error (the loop then stays as it is, see _binop)
-_DIVIDE = {"/": lambda a, b: a // b, "%": lambda a, b: a % b}
+_INT = T("int")
 # the built-ins a static conjunct may call, by their number of arguments (``min`` and
 # ``max`` of one argument take a list): Python's, as the reference's
 _CALLS: dict[tuple[str, int], Callable[..., int]] = {("abs", 1): abs, ("min", 2): min, ("max", 2): max}
 BIG = 1 << 62            # a static value beyond this is left to the loop (a kernel bails near it)
-_INT = T("int")
 
 
 @dataclass(frozen=True, eq=False)
@@ -88,7 +88,7 @@ _SEAT = object()   # a name that is the player whose seat the static conjuncts r
 _GIVEN = object()  # a name whose value is given from before the loop (see cells_given)
 _VALUES = "<values>"  # (a key of the names: values given from before the loop may be more than names)
 # the nodes that do some work (see _kept_given): a call, a loop
-_WORKS = ("Call", "Comprehension", "Aggregate", "Ray")
+_WORKS = ("Call", *ir.LOOPS)
 # the types of the values a table of cells may be kept by (see cells_given)
 _KEYS = ("int", "bool", "enum", "player", "cell", "str")
 
@@ -250,7 +250,7 @@ class Cells:
         names have the same values."""
         given = {n for n, k in names.items() if k is _GIVEN}
         for n in ir.walk(e):
-            if n.node in ("Comprehension", "Aggregate", "ForClause") or self._node_reads(n, given) is not None:
+            if n.node in (*ir.CLAUSED, "ForClause") or self._node_reads(n, given) is not None:
                 return False
             if n.node == "Var" and n.name not in given and n.name not in self.c.consts \
                     and n.name not in self.c.enum_of_value and not (boards and n.name in self.c.boards):
@@ -330,20 +330,18 @@ class Cells:
         value). A rule function's call is static where its arguments are, its body is
         (its parameters so given), and it counts no work or calls."""
         node = e.node
-        if node in ("IntLit", "BoolLit", "NoneLit", "StrLit"):
+        if node in ir.LITERALS:
             return True
         if node == "Var":
             return e.name in names and (names[e.name] is None or names[e.name] is _GIVEN)
         if node == "Attr":   # (a coordinate, the cell's name)
             return e.obj.node == "Var" and names.get(e.obj.name, 0) is _CELL
-        if node == "UnOp":
-            return self._static(e.operand, names)
-        if node == "BinOp" and e.op in ("in", "not in"):   # (in a list written out)
-            return e.right.node == "ListLit" and self._static(e.left, names) \
-                and all(self._static(x, names) for x in e.right.items)
-        if node == "BinOp":
-            return e.op in ("and", "or", "==", "!=", *_ARITH, *_DIVIDE, *_ORDER) \
-                and self._static(e.left, names) and self._static(e.right, names)
+        if node in ("UnOp", "BinOp"):   # (an operation the table folds: core/operators.py)
+            op = FOLDED.get((node, e.op))
+            if op is not None and op.fold == "member":   # (in a list written out)
+                return e.right.node == "ListLit" and self._static(e.left, names) \
+                    and all(self._static(x, names) for x in e.right.items)
+            return op is not None and all(self._static(x, names) for x in operands(e))
         return node == "Call" and self._static_call(e, names)
 
     def _static_call(self, e, names: dict) -> bool:
@@ -406,10 +404,8 @@ class Cells:
             return True
         if node == "Attr":
             return self._plain(e.obj)
-        if node == "UnOp":
-            return e.op == "-" and self._plain(e.operand)
-        if node == "BinOp":
-            return e.op in (*_ARITH, *_DIVIDE) and self._plain(e.left) and self._plain(e.right)
+        if node in ("UnOp", "BinOp"):   # (arithmetic: of ints, an int)
+            return (node, e.op) in ARITHMETIC and all(self._plain(x) for x in operands(e))
         if node == "Call" and self.call_kind(e) == "builtin":
             return (e.func == "seat" or (e.func, len(e.args)) in _CALLS) and len(e.args) >= 1 \
                 and all(self._plain(a) for a in e.args)
@@ -433,24 +429,16 @@ class Cells:
             return self.p.ns["CELL_NAME"][z]
         if node == "Attr":
             return _checked(self.p.ns.get(f"C_{e.name}", [None] * (z + 1))[z])
-        if node == "BinOp" and e.op in ("in", "not in"):
-            a, xs = self._value(e.left, z, env), [self._value(x, z, env) for x in e.right.items]
-            return any(_binop("==", a, x) for x in xs) == (e.op == "in")
-        if node == "UnOp":
-            return _unop(e.op, self._value(e.operand, z, env))
+        if node == "ListLit":   # (the right of ``in``: see _static)
+            return [self._value(x, z, env) for x in e.items]
         if node == "Call":
             return self._call_value(e, z, env)
-        a = self._value(e.left, z, env)
-        if e.op in ("and", "or"):
-            if type(a) is not bool:
-                raise _Unknown
-            if a == (e.op == "or"):
-                return a
-            b = self._value(e.right, z, env)
-            if type(b) is not bool:
-                raise _Unknown
-            return b
-        return _binop(e.op, a, self._value(e.right, z, env))
+        # an operator: its operation's reference meaning (core/operators.py ``fold``)
+        try:
+            return _checked(fold(FOLDED[e.node, e.op], self.p.budgets,
+                                 [functools.partial(self._value, x, z, env) for x in operands(e)]))
+        except NotFolded:
+            raise _Unknown from None
 
     def _call_value(self, e, z: int, env: dict):
         """The value of a static call (a built-in's, or a rule function's body with its
@@ -468,32 +456,6 @@ class Cells:
         if any(type(a) is not int for a in args):
             raise _Unknown
         return _checked(_CALLS[e.func, len(args)](*args))
-
-
-def _unop(op: str, v):
-    if op == "not":
-        if type(v) is not bool:
-            raise _Unknown
-        return not v
-    if type(v) is not int:
-        raise _Unknown
-    return _checked(-v)
-
-
-def _binop(op: str, a, b):
-    if op in ("==", "!="):
-        if type(a) is not type(b) and None not in (a, b):
-            raise _Unknown
-        return (a == b) == (op == "==")
-    if type(a) is not int or type(b) is not int:
-        raise _Unknown
-    if op in _ORDER:
-        return _ORDER[op](a, b)
-    if op in _DIVIDE:
-        if b == 0:   # (the rules' error, at this cell: the loop must meet it)
-            raise _Unknown
-        return _checked(_DIVIDE[op](a, b))
-    return _checked(_ARITH[op](a, b))
 
 
 def _checked(v):

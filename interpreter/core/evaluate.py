@@ -36,7 +36,7 @@ import types
 from types import SimpleNamespace
 
 from ...dsl import ast as ir
-from ...dsl.builtins import CLOSURES
+from ...dsl.builtins import CLOSURES, CONSTANTS
 from ...dsl.check import walks_edges
 from ...dsl.settings import choice
 from ..play import helpers
@@ -85,7 +85,7 @@ class Evaluator:
         self.budgets = prog.budgets
         self._forms: dict[int, object] = {}      # a call's Python form, compiled once
         self._frames = {name: _frame(name) for name in self.c.functions}
-        self._constants = {n for n in ("active", "players") if not self.c.declares(n)}
+        self._constants = {n for n in CONSTANTS if not self.c.declares(n)}
         # MODE "both": the evaluations compared with the compiled code's, and where they
         # differed (each also fails the rule that made it)
         self.compared = 0

@@ -81,7 +81,7 @@ from .once import Once
 from .pure import Pure
 
 # the nodes that loop over a list (a comprehension, an aggregate over one, a ray's walk)
-_LOOPS = frozenset({"Comprehension", "Aggregate"})
+_LOOPS = frozenset(ir.CLAUSED)
 _RAY = "Ray"
 # a function that makes at most this many calls in one evaluation, itself included and
 # loops counted once, counts none against the calls budget (``Facts.counts_calls``)

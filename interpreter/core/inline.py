@@ -63,7 +63,7 @@ FAST = 24           # ... in the fast code
 EXPANDED_MAX = 200  # nodes of one body written in place, fully expanded, at most
 SPLICE_MAX = 60     # nodes of a body the statement form writes in place at most
 SPLICE_DEPTH = 3    # bodies the statement form writes in place in one another at most
-_SPLICED = frozenset({"Comprehension", "Aggregate", "Call"})   # (a body without these: an expression)
+_SPLICED = frozenset({*ir.CLAUSED, "Call"})   # (a body without these: an expression)
 # a text that may be written twice (see simple_arg): letters, digits, spaces
 _PLAIN_TEXT = re.compile(r"[A-Za-z0-9_ ]*")
 # the nodes of a harmless expression (see Inline.harmless; the operators among them: those
@@ -186,8 +186,8 @@ class Inline:
             if kind == "builtin":
                 return PRIMITIVES[e.func].calls_with(len(e.args))
             return kind in ("function", "rows")
-        if node == "BinOp":
-            return e.op in ("..", "*", "/", "%") or self.counts_work(e)
+        if node == "BinOp":   # (a range, a product, a quotient, a remainder, a join: helpers)
+            return operators.resolve(e, self.c.type_of).calls or self.counts_work(e)
         if node == "Index":
             return e.index.node != "IntLit"
         if node == "Comprehension":
@@ -224,11 +224,11 @@ class Inline:
         node = e.node
         if node == "Var":
             return {e.name}
-        if node == "BinOp" and e.op in ("and", "or"):
+        if node == "BinOp" and (node, e.op) in operators.LAZY:   # (and, or: the left always)
             return self._always(e.left, fast)
         if node == "CondExpr":
             return self._always(e.cond, fast) | (self._always(e.then, fast) & self._always(e.other, fast))
-        if node in ("Comprehension", "Aggregate"):
+        if node in ir.CLAUSED:
             first = (e if node == "Comprehension" else e.comp).clauses[0]
             return set() if node == "Aggregate" and e.func in CLOSURES else self._always(first.iter, fast)
         kids = ir.children(e)

@@ -112,7 +112,7 @@ class Memo:
             return None
         cond = body.comp.cond
         if cond is not None and any((x.node == "Var" and x.name == start.name)
-                                    or x.node in ("Comprehension", "Aggregate", "Ray")
+                                    or x.node in ir.LOOPS
                                     or (x.node == "Call" and x.func in self.c.functions)
                                     or self.counts_work(x) for x in ir.walk(cond)):
             return None

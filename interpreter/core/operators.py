@@ -3,7 +3,9 @@ operation an IR ``UnOp``, ``BinOp`` or ``CondExpr`` is (``resolve``: its ``op`` 
 class of its operands' type choose it), its reference meaning (a Python function of the
 operands' values, core/evaluate.py), its Python form (the text ``codegen.ExprCompiler``
 writes, the straightforward code and the fast code alike), its native form (the C++
-text ``kernel.Gen`` writes, native/kernel_operators.py). The language's side of each
+text ``kernel.Gen`` writes, native/kernel_operators.py), what a static fold may compute
+of it before any game (``fold``, by its reference meaning: core/cells.py, the tables of
+a loop's cells). The language's side of each
 operation (its node, op and class of type, its type rule, precedence, documentation and
 rulebook phrase) is dsl/operators.py, keyed by the same names: an entry here takes its
 node, op and class from there. tests/test_operators.py checks that both tables hold
@@ -27,6 +29,7 @@ that reads only the budgets' counters (noted where written, native/kernel_reads.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from string import Formatter
@@ -36,7 +39,7 @@ from ...dsl import operators as language
 from ...dsl.operators import operands
 from ...dsl.types import T, has_none
 from ..play import helpers
-from .primitives import Form, NotNative
+from .primitives import Form, NotNative, Span
 
 _INT, _BOOL = T("int"), T("bool")
 _ORDERED = ("int", "str", "bool", "player", "item", "cell", "zone")
@@ -48,29 +51,18 @@ class MissingOperator(AssertionError):
     engine may run: never a fallback)."""
 
 
-def _place_or_list(e, ty) -> str:
-    """``in``: of a zone or a cell (where an item lies), else of a list."""
-    return "place" if ty(e.right).tag in ("zone", "cell") else "list"
-
-
-def _joined(e, ty) -> str:
-    """``+``: of lists, of texts, else of ints (the result's type)."""
-    tag = ty(e).tag
-    return tag if tag in ("list", "str") else "int"
-
-
-# the operators whose operation depends on their operands' type: the class of it
-_CLASSES: dict[str, Callable] = {"in": _place_or_list, "not in": _place_or_list, "+": _joined}
-
-
 def key_of(e, ty) -> tuple[str, str, str]:
     """What selects the operation of ``e``: its node, its op (``?`` of a conditional),
-    the class of its type (``""`` where the op alone chooses). ``ty``: the type of a
+    the class of its operand's type (``""`` where the op alone chooses). ``ty``: the type of a
     node, as the engine knows it."""
     if e.node == "CondExpr":
         return "CondExpr", "?", ""
-    classify = _CLASSES.get(e.op) if e.node == "BinOp" else None
-    return e.node, e.op, classify(e, ty) if classify else ""
+    ops = language.SHAPES.get((e.node, e.op), ())
+    if len(ops) < 2:
+        return e.node, e.op, ""
+    # (an op of several operations: the class of the type of the operand that chooses,
+    # as the checker chose: dsl/operators.py ``choose``)
+    return e.node, e.op, language.type_class(ty(operands(e)[ops[0].by]))
 
 
 def resolve(e, ty) -> Operator:
@@ -195,7 +187,7 @@ def _cxx_cond(call: CxxOp) -> str:
     return f"({call.arg(0, _BOOL)} ? {ct}({call.arg(1, t)}) : {ct}({call.arg(2, t)}))"
 
 
-# ------------------------------------------------------------------ the table
+# ------------------------------------------------------------------ the operations
 @dataclass(frozen=True)
 class Operator:
     name: str           # the operation's name (dsl/operators.py's key: its node, op, type rule, doc)
@@ -216,6 +208,16 @@ class Operator:
     # (``harmless``: an inlined argument of it may be evaluated where it is not used)
     counts: bool = False
     harmless: bool = True
+    # what a static fold (``fold``: core/cells.py, the tables of a loop's cells made
+    # before any game) may compute it of: "int", "bool" (each operand of that type:
+    # ints, bools), "equal" (two values of one type, or one of them none), "member" (a
+    # value and a list of values each of its type or none); "" never (it reads the
+    # state, counts work, or is chosen by a type the fold's values do not tell)
+    fold: str = ""
+    # the least and the most its int value can be (core/bounds.py), given ``r``: ``r(i)``
+    # the least and the most of its operand i (or None where not known); None where
+    # nothing is known of it (it is no int, or its operands' ranges tell nothing)
+    span: Callable[[Callable[[int], Span | None]], Span | None] | None = None
 
     @property
     def language(self) -> language.Operator:
@@ -245,23 +247,71 @@ class Operator:
     def key(self) -> tuple[str, str, str]:
         return self.node, self.op, self.on
 
+    @property
+    def calls(self) -> bool:
+        """Whether its Python form calls a helper (``_mul(...)``, ``_range(R, ...)``)."""
+        return isinstance(self.python, str) and re.match(r"_\w+\(", self.python) is not None
 
+
+# ------------------------------------------------------------------ ranges
+def _of_two(corners: Callable[[Span, Span], Span | None]) -> Callable:
+    """The span of an operation of two ints whose operands' spans are both known."""
+    def span(r: Callable[[int], Span | None]) -> Span | None:
+        a, b = r(0), r(1)
+        return None if a is None or b is None else corners(a, b)
+    return span
+
+
+def _products(f: Callable[[int, int], int]) -> Callable[[Span, Span], Span]:
+    """The span of an operation monotonic in each operand (the divisor's sign fixed):
+    the least and the most of its values at the corners."""
+    def corners(a: Span, b: Span) -> Span:
+        values = [f(x, y) for x in a for y in b]
+        return min(values), max(values)
+    return corners
+
+
+def _divided(corners: Callable[[Span, Span], Span]) -> Callable[[Span, Span], Span | None]:
+    """A division's span: none where the divisor may be 0."""
+    return lambda a, b: None if b[0] <= 0 <= b[1] else corners(a, b)
+
+
+def _negated(r: Callable[[int], Span | None]) -> Span | None:
+    a = r(0)
+    return None if a is None else (-a[1], -a[0])
+
+
+def _either(r: Callable[[int], Span | None]) -> Span | None:
+    """A conditional's: the span of both branches (its condition's not asked)."""
+    a, b = r(1), r(2)
+    return None if a is None or b is None else (min(a[0], b[0]), max(a[1], b[1]))
+
+
+_SPAN_ADD = _of_two(lambda a, b: (a[0] + b[0], a[1] + b[1]))
+_SPAN_SUB = _of_two(lambda a, b: (a[0] - b[1], a[1] - b[0]))
+_SPAN_MUL = _of_two(_products(lambda x, y: x * y))
+_SPAN_DIV = _of_two(_divided(_products(lambda x, y: x // y)))
+# (a remainder: from 0 up to below a positive divisor, from above a negative one up to 0)
+_SPAN_MOD = _of_two(_divided(lambda a, b: (0, b[1] - 1) if b[0] > 0 else (b[0] + 1, 0)))
+
+
+# ------------------------------------------------------------------ the table
 def _binary(name: str, meaning: Callable, python: Form, cxx: Form, **kw) -> Operator:
     return Operator(name, meaning, python, cxx, **kw)
 
 
-def _compare(name: str, meaning: Callable, cxx: Form) -> Operator:
-    return _binary(name, meaning, f"({{0}} {language.OPERATORS[name].symbol} {{1}})", cxx)
+def _compare(name: str, meaning: Callable, cxx: Form, fold: str = "int") -> Operator:
+    return _binary(name, meaning, f"({{0}} {language.OPERATORS[name].symbol} {{1}})", cxx, fold=fold)
 
 
 OPERATORS: dict[str, Operator] = {op.name: op for op in [
-    Operator("not", lambda R, B, a: not a, "(not {0})", "(!{b0})"),
+    Operator("not", lambda R, B, a: not a, "(not {0})", "(!{b0})", fold="bool"),
     # (the fast code writes the negation of a number written out as a number: codegen_base.negated)
-    Operator("neg", lambda R, B, a: -a, "(-{0})", "neg({i0})"),
-    _binary("and", lambda R, B, a, b: a and b(), "({0} and {1})", "({b0} && {b1})", lazy=True),
-    _binary("or", lambda R, B, a, b: a or b(), "({0} or {1})", "({b0} || {b1})", lazy=True),
-    _compare("eq", lambda R, B, a, b: a == b, _cxx_compared("")),
-    _compare("ne", lambda R, B, a, b: a != b, _cxx_compared("!")),
+    Operator("neg", lambda R, B, a: -a, "(-{0})", "neg({i0})", fold="int", span=_negated),
+    _binary("and", lambda R, B, a, b: a and b(), "({0} and {1})", "({b0} && {b1})", lazy=True, fold="bool"),
+    _binary("or", lambda R, B, a, b: a or b(), "({0} or {1})", "({b0} || {b1})", lazy=True, fold="bool"),
+    _compare("eq", lambda R, B, a, b: a == b, _cxx_compared(""), "equal"),
+    _compare("ne", lambda R, B, a, b: a != b, _cxx_compared("!"), "equal"),
     _compare("lt", lambda R, B, a, b: a < b, _cxx_order("lt({0}, {1})")),
     _compare("le", lambda R, B, a, b: a <= b, _cxx_order("le({0}, {1})")),
     _compare("gt", lambda R, B, a, b: a > b, _cxx_order("lt({1}, {0})")),
@@ -270,23 +320,87 @@ OPERATORS: dict[str, Operator] = {op.name: op for op in [
             reads_r=True, harmless=False),
     _binary("not_in_place", lambda R, B, a, b: R.loc[a] != b, "({R.loc}[{0}] != {1})", "(!zin({S}, {0}, {1}))",
             reads_r=True, harmless=False),
-    _binary("in_list", lambda R, B, a, b: a in b, "({0} in {1})", _cxx_in_list("")),
-    _binary("not_in_list", lambda R, B, a, b: a not in b, "({0} not in {1})", _cxx_in_list("!")),
+    _binary("in_list", lambda R, B, a, b: a in b, "({0} in {1})", _cxx_in_list(""), fold="member"),
+    _binary("not_in_list", lambda R, B, a, b: a not in b, "({0} not in {1})", _cxx_in_list("!"), fold="member"),
     _binary("range", lambda R, B, a, b: helpers._range(R, a, b, B.range), "_range(R, {0}, {1}, {B.range})",
             "irange({W}, {i0}, {i1})", gives_r=True, counts=True, harmless=False),
-    _binary("add", lambda R, B, a, b: a + b, "({0} + {1})", "add({i0}, {i1})"),
+    _binary("add", lambda R, B, a, b: a + b, "({0} + {1})", "add({i0}, {i1})", fold="int", span=_SPAN_ADD),
     _binary("join_lists", lambda R, B, a, b: helpers._cat(R, a, b), "_cat(R, {0}, {1})", "wcat({W}, {t0}, {t1})",
             gives_r=True, counts=True, harmless=False),
     _binary("join_texts", lambda R, B, a, b: helpers._cat(R, a, b), "_cat(R, {0}, {1})", _cxx_texts,
             gives_r=True, counts=True, harmless=False),
-    _binary("sub", lambda R, B, a, b: a - b, "({0} - {1})", "sub({i0}, {i1})"),
+    _binary("sub", lambda R, B, a, b: a - b, "({0} - {1})", "sub({i0}, {i1})", fold="int", span=_SPAN_SUB),
     _binary("mul", lambda R, B, a, b: helpers._mul(a, b, B.integer), "_mul({0}, {1}, {B.integer})",
-            "mul({i0}, {i1}, {B.integer}LL)", costly=True, harmless=False),
+            "mul({i0}, {i1}, {B.integer}LL)", costly=True, harmless=False,
+            fold="int", span=_SPAN_MUL),
     _binary("div", lambda R, B, a, b: helpers._div(a, b), "_div({0}, {1})", "floordiv({i0}, {i1})",
-            costly=True, harmless=False),
+            costly=True, harmless=False, fold="int", span=_SPAN_DIV),
     _binary("mod", lambda R, B, a, b: helpers._mod(a, b), "_mod({0}, {1})", "mod({i0}, {i1})",
-            costly=True, harmless=False),
-    Operator("cond", lambda R, B, c, a, b: a() if c else b(), "({1} if {0} else {2})", _cxx_cond, lazy=True),
+            costly=True, harmless=False, fold="int", span=_SPAN_MOD),
+    Operator("cond", lambda R, B, c, a, b: a() if c else b(), "({1} if {0} else {2})", _cxx_cond, lazy=True,
+             span=_either),
 ]}
 
 BY_KEY: dict[tuple[str, str, str], Operator] = {op.key: op for op in OPERATORS.values()}
+
+LAZY: frozenset[tuple[str, str]] = frozenset((op.node, op.op) for op in OPERATORS.values() if op.lazy)
+"""The nodes and ops that may leave an operand unevaluated (``and``, ``or``, a conditional)."""
+
+
+# ------------------------------------------------------------------ static folding
+class NotFolded(Exception):
+    """An operation a static fold leaves to the engines: its operands are not of its
+    ``fold`` (a value an engine might compute otherwise: an int beside a bool, a none
+    in arithmetic), or the reference meets an error there (by zero, over the integer
+    budget), which the rules must meet where they compute it."""
+
+
+FOLDED: dict[tuple[str, str], Operator] = {}
+"""The operation a static fold computes of each node and op (``("BinOp", "+")``: of
+ints), where one of its operations folds (at most one does: tests/test_operators.py)."""
+for _op in OPERATORS.values():
+    if _op.fold:
+        FOLDED[_op.node, _op.op] = _op
+
+_EACH = {"int": int, "bool": bool}   # (each operand of exactly this type)
+
+
+def _alike(a, b) -> bool:
+    """Values ``==`` compares alike in every engine: of one type, or one of them none."""
+    return a is None or b is None or type(a) is type(b)
+
+
+_ALL: dict[str, Callable[..., bool]] = {
+    "equal": _alike,
+    "member": lambda a, xs: type(xs) is list and all(_alike(a, x) for x in xs),
+}
+
+
+def fold(op: Operator, budgets, parts: list[Callable]):
+    """The value of the operation ``op`` (``FOLDED``'s) by its reference meaning, with
+    no state (``budgets``: the program's), each operand given as a function that
+    computes it (where the operation is lazy, called only where its meaning needs it);
+    NotFolded where its operands are not of its ``fold`` or the reference fails."""
+    if op.fold in _EACH:
+        want = _EACH[op.fold]
+
+        def value(part: Callable):
+            v = part()
+            if type(v) is not want:
+                raise NotFolded(op.name)
+            return v
+        first, *rest = parts
+        a = value(first)
+        later = [functools.partial(value, p) for p in rest] if op.lazy else [value(p) for p in rest]
+        return _meaning(op, budgets, a, *later)
+    values = [p() for p in parts]
+    if op.fold not in _ALL or not _ALL[op.fold](*values):
+        raise NotFolded(op.name)
+    return _meaning(op, budgets, *values)
+
+
+def _meaning(op: Operator, budgets, *args):
+    try:
+        return op.meaning(None, budgets, *args)
+    except helpers.RuleError:   # (by zero, over the integer budget: the rules' error)
+        raise NotFolded(op.name) from None

@@ -181,7 +181,7 @@ def _scoped(e, local: set[str]):
     """Each node of ``e`` with the names bound around it (``local``, and a loop's variable
     from its next clause on), a node before the nodes below it; a comprehension (or an
     aggregate's) by its clauses' lists, then its condition and its element, not itself."""
-    if e.node in ("Comprehension", "Aggregate"):
+    if e.node in ir.CLAUSED:
         comp = e.comp if e.node == "Aggregate" else e
         inner = local
         for cl in comp.clauses:

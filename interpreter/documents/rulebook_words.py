@@ -16,7 +16,8 @@ import re
 from dataclasses import dataclass
 
 from ...dsl import ast as ir, operators, parse as dsl_parse
-from ...dsl.builtins import BUILTINS
+from ...dsl.builtins import AGGREGATES, BUILTINS, CONSTANTS
+from ...dsl.operators import ARITHMETIC, operands
 
 TEMPLATE_PART = re.compile(r"\{([^{}]*)\}")
 
@@ -235,7 +236,7 @@ class Words:
 
     def _local(self, name: str) -> bool:
         c = self.c
-        return not (name in ("active", "players") or name in self.enum_of or name in c.enums
+        return not (name in CONSTANTS or name in self.enum_of or name in c.enums
                     or name in c.kinds or name in c.zones or name in c.boards or name in c.vars or name in c.consts)
 
     def var(self, name: str) -> tuple:
@@ -321,7 +322,7 @@ class Words:
 
     def builtin(self, f: str, nodes, args: list) -> tuple:
         s = self.say
-        if f in ("sum", "count", "any", "all", "min", "max", "first", "last") and len(nodes) == 1 \
+        if f in AGGREGATES and len(nodes) == 1 \
                 and nodes[0].node == "Comprehension":
             return self.aggregate(f, nodes[0])
         if f in ("size", "len") and _is_list(nodes[0], self.c):    # (of a list, not a place)
@@ -344,10 +345,8 @@ class Words:
         match e.node:
             case "IntLit":
                 return True
-            case "UnOp":
-                return e.op == "-" and self.is_number(e.operand)
-            case "BinOp":
-                return e.op in ("+", "-", "*", "/", "%") and self.is_number(e.left) and self.is_number(e.right)
+            case "UnOp" | "BinOp":   # (arithmetic of numbers: core/operators.py)
+                return (e.node, e.op) in ARITHMETIC and all(self.is_number(x) for x in operands(e))
             case "Aggregate":
                 return e.func in ("sum", "count")
             case "Var":

@@ -34,6 +34,8 @@ from __future__ import annotations
 
 from itertools import count
 
+from ...dsl.ast import LITERALS
+from ...dsl.builtins import CONSTANTS
 from ...dsl.types import T, type_code
 from ..core import ops
 from ..core.primitives import PRIMITIVES, CxxCall, CxxOver, NotNative, emit
@@ -271,7 +273,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         """Whether an expression is the same value wherever it is evaluated: literals, an
         enum's member, a zone, the negation of a number, lists of them."""
         node = e.node
-        if node in ("IntLit", "StrLit", "BoolLit", "NoneLit"):
+        if node in LITERALS:
             return True
         if node == "UnOp":
             return e.op != "not" and e.operand.node == "IntLit"
@@ -279,7 +281,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
             return all(self._constant(x, sc) for x in e.items)
         if node == "Var":
             n, c = e.name, self.c
-            return n not in sc and n not in ("active", "players") and n not in c.vars \
+            return n not in sc and n not in CONSTANTS and n not in c.vars \
                 and (n in c.enum_of_value or (n in c.zones and n not in c.enums and n not in c.kinds))
         return False
 

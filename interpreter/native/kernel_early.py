@@ -20,13 +20,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...dsl import ast as ir
+from ...dsl.operators import comparisons
 from ...dsl.types import T
+from ..core.operators import FOLDED
 from .kernel_reads import counters, zone_read
 from .kernel_types import BOOL, Unsupported
 
 # the comparison of a count with k as "count within [a, b]", or not (count >= 0)
 _BIG = 1 << 62
-_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+FLIP = comparisons()   # (each comparison's symbol, its operands swapped: the table's mirror)
 _DEPTH = 8   # (rule functions looked into, one within another)
 # A loop over the cells a static condition lets through (kernel_cells.py) of at most this
 # many cells is counted whole, with no branch in it: what stopping could spare, a cell's
@@ -37,10 +39,15 @@ _DEPTH = 8   # (rule functions looked into, one within another)
 SHORT = 3
 
 
-def _interval(op: str, k: int) -> tuple[int, int, bool]:
-    """``count op k`` as (a, b, negated): the count within [a, b], or (negated) not."""
-    return {"==": (k, k, False), "!=": (k, k, True), ">": (k + 1, _BIG, False), ">=": (k, _BIG, False),
-            "<": (k, _BIG, True), "<=": (k + 1, _BIG, True)}[op]
+def interval(op: str, k: int) -> tuple[int, int, bool]:
+    """``count op k`` as (a, b, negated): the count within [a, b], or (negated) not; read
+    from the comparison's reference meaning (core/operators.py) of k - 1, k and k + 1
+    with k: where it holds at k alone, or everywhere but at k, [k, k]; else where it
+    holds upwards, from the first of k, k + 1 where it does, else where it does not."""
+    below, at, above = (FOLDED["BinOp", op].meaning(None, None, n, k) for n in (k - 1, k, k + 1))
+    if below == above:
+        return k, k, below
+    return (k if at == above else k + 1), _BIG, not above
 
 
 def _count(e) -> bool:
@@ -81,7 +88,7 @@ class Safe:
 
     def of(self, e, env: dict, held: frozenset = frozenset(), depth: int = 0) -> bool:
         n = e.node
-        if n in ("IntLit", "BoolLit", "NoneLit", "StrLit", "Var"):
+        if n in ir.LITERALS or n == "Var":
             return True
         if n == "UnOp":
             return e.op == "not" and self.of(e.operand, env, held, depth)
@@ -165,8 +172,8 @@ class EarlyCounts:
         with a number written out; else None."""
         op, agg, k = e.op, e.left, e.right
         if not _count(agg) and _count(k):
-            op, agg, k = _FLIP[op], k, agg
-        if not _count(agg) or k.node != "IntLit" or k.value < 0 or op not in _FLIP:
+            op, agg, k = FLIP[op], k, agg
+        if not _count(agg) or k.node != "IntLit" or k.value < 0 or op not in FLIP:
             return None
         comp = agg.comp
         if len(comp.clauses) != 1 or comp.cond is None or self.facts.counts_any(comp.cond):
@@ -182,7 +189,7 @@ class EarlyCounts:
         safe = Safe(self)
         if not all(safe.of(c, env) for c in (walk[1] if walk is not None else [comp.cond])):
             return None
-        return self._stopping(comp, sc, _interval(op, k.value), safe.pre)
+        return self._stopping(comp, sc, interval(op, k.value), safe.pre)
 
     def _walk(self, cl, cond, sc: dict, table):
         """A loop over a board's cells tests only the conjuncts its static part leaves

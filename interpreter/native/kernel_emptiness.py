@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-_PLAIN = frozenset({"IntLit", "BoolLit", "NoneLit", "StrLit"})
+from ...dsl.ast import LITERALS
+
+_PLAIN = frozenset(LITERALS)
 
 
 class EmptyLists:

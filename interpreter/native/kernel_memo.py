@@ -42,9 +42,7 @@ LASTING_FIELDS = "List<uint64_t> deps; bool last = false; "
 # kept (off: computed at every call, as before: benchmarks/bench_kept_values.py --kernel)
 KEEP_DEEP = True
 # the nodes that have a value (whose type the kernel may be asked)
-_VALUES = frozenset({"IntLit", "StrLit", "BoolLit", "NoneLit", "Var", "Attr", "Index", "Call",
-                     "Comprehension", "Aggregate", "ListLit", "TupleLit", "BinOp", "UnOp",
-                     "CondExpr", "CellAt", "Ray"})
+_VALUES = frozenset(ir.EXPRESSIONS)
 
 
 def _plain(t) -> bool:

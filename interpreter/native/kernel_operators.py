@@ -15,8 +15,6 @@ from ..core.operators import CxxOp, Operator, resolve
 from ..core.primitives import NotNative, emit
 from .kernel_types import PLAIN_MAX, Unsupported
 
-_COMPARED = ("==", "!=", "<", "<=", ">", ">=")
-
 
 class Operators:
     """``Gen``'s operators (see the module)."""
@@ -57,7 +55,7 @@ class Operators:
         """The passes that write an operation better than its form, where one does."""
         if op.name == "and":
             return self.occupied_and(e, sc)   # (no branch on the cell: kernel_early.py)
-        if op.node == "BinOp" and op.op in _COMPARED:
+        if op.language.mirror:   # (a comparison: dsl/operators.py)
             return self.early_count(e, sc)   # (a count stopped once the comparison is decided)
         if op.name == "range":
             return self.range_list(e, sc)   # (a range written out, made once: kernel_unroll.py)

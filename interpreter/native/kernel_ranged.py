@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ...dsl import ast as ir
 from .kernel_types import INT, PLAIN_MAX
 
-_LOOPS = frozenset({"Comprehension", "Aggregate", "Ray"})
+_LOOPS = frozenset(ir.LOOPS)
 
 
 class RangedCalls:

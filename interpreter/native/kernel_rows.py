@@ -211,7 +211,7 @@ def _stride(sizes: list[int], i: int) -> int:
 
 def _children(n) -> list:
     """The expressions directly inside ``n`` (not into a loop's own scope)."""
-    if n.node in ("Comprehension", "Aggregate"):
+    if n.node in ir.CLAUSED:
         return []
     out = []
     for v in n.__dict__.values():
@@ -231,7 +231,7 @@ def short_loops(body, written_out=None) -> bool:
     not at every call."""
     nodes = list(ir.walk(body))
     inside = {id(n.comp) for n in nodes if n.node == "Aggregate"}   # (an aggregate's own loops)
-    loops = [n for n in nodes if n.node in ("Comprehension", "Aggregate", "Ray") and id(n) not in inside]
+    loops = [n for n in nodes if n.node in ir.LOOPS and id(n) not in inside]
     return bool(loops) and all(n.node == "Aggregate" and n.func in ("any", "all")
                                and (short_ranges(n.comp) or (written_out is not None and written_out(n.comp)))
                                for n in loops)

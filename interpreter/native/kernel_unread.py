@@ -18,10 +18,10 @@ them; else it is made, and may fail as in the reference, which then counts the p
 """
 from __future__ import annotations
 
-from ...dsl.ast import Node, walk
+from ...dsl.ast import LITERALS, Node, walk
 from ..core import ops
 
-_PLAIN = ("Var", "IntLit", "StrLit", "BoolLit", "NoneLit")
+_PLAIN = ("Var", *LITERALS)
 
 
 def same(a, b) -> bool:
