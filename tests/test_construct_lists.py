@@ -180,8 +180,10 @@ DECIDED: dict[tuple[str, str, tuple[str, ...]], tuple[int, str]] = {
     ("interpreter/native/kernel_joins.py", "expression", ("Comprehension", "ListLit")): (1, KERNEL),
     ("interpreter/native/kernel_lent.py", "builtin", ("empty", "first", "last", "size")): (1, KERNEL),
     ("interpreter/native/kernel_lent.py", "operator", ("in", "not in")): (1, KERNEL),
-    ("interpreter/native/kernel_ordered.py", "expression", ("ListLit", "TupleLit")): (1, KERNEL),
+    ("interpreter/native/kernel_ordered.py", "expression", ("ListLit", "TupleLit")): (2, KERNEL),
     ("interpreter/native/kernel_ordered.py", "operator", ("+", "-")): (1, KERNEL),
+    ("interpreter/native/kernel_ordered.py", "statement", ("Assign", "Let")): (
+        2, "the statements that set a local (a let's list proven in order where every one of them is)"),
     ("interpreter/native/kernel_ranged.py", "operator", ("*", "+", "-")): (1, KERNEL),
     ("interpreter/native/kernel_reads.py", "builtin", ("empty", "occupied")): (1, KERNEL),
     ("interpreter/native/kernel_rows.py", "builtin", ("all", "any")): (1, KERNEL),

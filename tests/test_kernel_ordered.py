@@ -244,8 +244,9 @@ def test_moves_of_cells_stepped_by_their_coordinates_are_taken_as_made():
     asks = [line for line in source.split("\n") if "s.site = " in line and "all_" in line]
     taken = [a for a in asks if "COUNTED = (long long)all_.size(); else s.opts." in a]
     ordered = [a for a in asks if "count_ordered(all_)" in a]
-    # (step, again and wait: made in order; back, swap, hop and cross: ordered)
-    assert len(taken) == 3 and len(ordered) == 4, (len(taken), len(ordered))
+    # (step, hop, again and wait: made in order, hop's moves each jumps(c)'s, which
+    # start with c; back, swap and cross: ordered)
+    assert len(taken) == 4 and len(ordered) == 3, (len(taken), len(ordered))
     # (ahead's cells are walked in steps' place, each pushed as a move of two cells as
     # it is found: no list of them made first and walked)
     assert "uF_ahead(s, " not in source
@@ -270,6 +271,68 @@ def test_moves_of_cells_in_order_or_not_play_as_python():
     assert kinds == {"step", "back", "swap", "hop", "again", "cross"} and fast.native_fallbacks == 0
     kernel_playouts_as_python(stepping(True), plain, 12, seed=5)
     work_counted_as_python(stepping, 12, 1 << 14)
+
+
+# Options a local holds: in order where every let and assignment of it makes them so
+# (mine: each piece's steps, which start with its cell, piece by piece), else ordered
+# (theirs: the steps start with the cell stepped to; some: once mine, then theirs).
+LEADS = """ruleset leads
+players 2..2
+kind Man { seat: int }
+board b: grid(rows: 5, cols: 5) holds Man
+zone box: Man
+deck men into box { 5 of Man(seat: s) for s in 1..2 }
+var n: int = 0
+function own(s: int): list of b = [c for c in cells(b) if occupied(c) and top(c).seat == s]
+function near(c: b): list of list of b =
+  [[c, t] for dr in [-1, 1] for dc in [-1, 0, 1]
+     for t in [cell(b, row: c.row + dr, col: c.col + dc)] if t != none and empty(t)]
+function back(c: b): list of list of b =
+  [[t, c] for dr in [-1, 1] for dc in [-1, 0, 1]
+     for t in [cell(b, row: c.row + dr, col: c.col + dc)] if t != none and empty(t)]
+setup {
+  for c in cells(b) {
+    if c.row == 1 { move first(p for p in items(box) if p.seat == 1) to c }
+    if c.row == 5 { move first(p for p in items(box) if p.seat == 2) to c }
+  }
+}
+turn {
+  n = n + 1
+  let s = seat(active)
+  let mine = [m for c in own(s) for m in near(c)]
+  let theirs = [m for c in own(s) for m in back(c)]
+  let some = mine
+  if n % 3 == 2 { some = theirs }
+  if n % 3 == 0 and occupied(mine) {
+    choose m from mine as "walk"
+    move top(m[0]) to m[1]
+  } elif n % 3 == 1 and occupied(theirs) {
+    choose m from theirs as "return"
+    move top(m[1]) to m[0]
+  } elif occupied(some) {
+    choose m from some as "some"
+    move top(m[1]) to m[0]
+  }
+}
+end when n == 30
+score(p) = sum(c.row * c.col for c in own(seat(p)))
+"""
+
+
+def leads(native: bool, budgets=None):
+    return program_of(LEADS, "leads.meeple", native, budgets)
+
+
+@needs_kernel
+def test_options_a_local_holds_made_in_order_are_taken_as_made():
+    from meeple.interpreter.native import kernel
+    source = kernel.Gen(leads(False)).source()
+    asks = [line for line in source.split("\n") if "s.site = " in line and "all_" in line]
+    taken = [a for a in asks if "COUNTED = (long long)all_.size(); else s.opts." in a]
+    ordered = [a for a in asks if "count_ordered(all_)" in a]
+    assert len(taken) == 1 and len(ordered) == 2, (len(taken), len(ordered))
+    assert kernel_plays_as_python(leads(True), leads(False), 6) > 60
+    kernel_playouts_as_python(leads(True), leads(False), 12, seed=1)
 
 
 # A local, a parameter or a comprehension's variable named as an enum hides it: a list

@@ -75,7 +75,9 @@ def test_walks_read_at_their_ends_are_passed_whole_and_other_reads_get_lists():
     assert re.search(r"uV\d+_w\.l = uV\d+_xs\[uV\d+_n - 1\];", line) and ".own" not in line
     assert re.search(r"\) (uV\d+_on)\(uV\d+_xs, uV\d+_xs_n\); else \{ const List<Id> (uV\d+_xs_own) = RAY\d+\([^;]*\); "
                      r"\1\(\2\.begin\(\), \2\.size\(\)\); \}", line)
-    assert re.search(r"static inline bool RAY\d+_span\(Id a, I d0, I d1, const Id\*& d_, size_t& n_\) "
+    # (always in line: the steps, numbers the callers give, fold into its index)
+    assert re.search(r"static inline __attribute__\(\(always_inline\)\) bool RAY\d+_span\(Id a, I d0, I d1, "
+                     r"const Id\*& d_, size_t& n_\) "
                      r"\{ if \(a < 0 \|\| a >= \d+\) \{ d_ = nullptr; n_ = 0; return true; \}", source)
 
 

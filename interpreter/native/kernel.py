@@ -64,6 +64,7 @@ from .kernel_emptiness import EmptyLists
 from .kernel_epoch import EpochSteps
 from .kernel_filter_loops import FilterLoops
 from .kernel_filters import FilteredCalls
+from .kernel_first_filled import FirstFilled
 from .kernel_fold import ConstantJoins
 from .kernel_joins import JoinedLists
 from .kernel_layout import LOOP_INDEX, Layout, plain
@@ -93,7 +94,7 @@ MAX_SOURCE = 8_000_000  # characters of C++ a kernel may have (chess: 140,000)
 class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists, KnownLoops,
           EmptyLists, WalkViews, TabledRows, ConstantJoins, FilteredCalls,
           RangedCalls, StateReads, FilterLoops, BranchLoops, NamedValues, Operators, TextKeys, AroundCounts,
-          LentLists, RangeCharges):
+          LentLists, RangeCharges, FirstFilled):
     """Writes the C++ of one program (``source()``)."""
 
     def __init__(self, prog):

@@ -35,10 +35,15 @@ class Operators:
         def made_join(self, e, sc: dict, t) -> str | None: ...
         def _text_part(self, e, sc: dict, t) -> str: ...
         def known_ranges(self, e) -> dict | None: ...
+        def first_filled(self, e, sc: dict, want=None) -> str | None: ...
 
     def _BinOp(self, e, sc, want: T | None = None):
         """An operator (a UnOp, BinOp or CondExpr; ``want``: the type its value is
         wanted as, a conditional's): a pass's text where one applies, else its form."""
+        if e.node == "CondExpr":   # (a list made once, its condition its not being empty)
+            filled = self.first_filled(e, sc, want)
+            if filled is not None:
+                return filled
         op = resolve(e, self.ty)
         better = self._better(op, e, sc)
         if better is not None:

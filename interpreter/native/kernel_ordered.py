@@ -31,6 +31,14 @@ breakthrough's ``[[c, t] for c in own(s) for t in targets(c, s)]``, ``t`` a cell
 of ``c`` by ``dc`` in ``[-1, 0, 1]``, is made in its order. Any other part reads only
 loops whose variables were met before it.
 
+A loop's variable may also be an element of a rule function's list, called with an
+earlier loop's variable, whose elements each start with that argument (checkers' ``[m for
+c in own(s) for m in jumps(c)]``, ``jumps(c)`` making ``[c, t]``): read as that loop's
+variable, then its own, as ``[c, t]`` written out would be (every list of one ``c``
+before those of a greater one, each ascending). And a local holds a list in order where
+every let and assignment of that name in the rules gives it one (``let options =
+moves(s)``, then ``choose m from options``), the name bound by nothing else.
+
 ``reserve_size`` is the size a comprehension's vector is first given: its first loop's
 list's size times the largest size of each later loop's list, where known before the
 loops run (an enum's values, a range of literals, a list written out), so that the
@@ -48,6 +56,7 @@ from typing import Any
 
 from ...dsl import ast as ir
 from ..core.cells import conjuncts
+from ..core.hoist import roots
 
 _MAX_RESERVE = 4096   # (a first guess no larger than this: a vector grows past it as before)
 _DEPTH = 4   # (calls looked into, one within another, at most)
@@ -93,6 +102,10 @@ def _ascending_iter(gen, it, depth: int = 0) -> bool:
         return True
     if _enum_named(gen, it):
         return True
+    if it.node == "Var":   # (a local every let or assignment of which is so made)
+        values = _bound_values(gen, it.name)
+        return values is not None and bool(values) and depth < _DEPTH \
+            and all(_ascending_iter(gen, v, depth + 1) for v in values)
     if it.node == "CondExpr":   # (one of two lists, each ascending or empty)
         return all((x.node == "ListLit" and not x.items) or _ascending_iter(gen, x, depth)
                    for x in (it.then, it.other))
@@ -108,6 +121,26 @@ def _ascending_iter(gen, it, depth: int = 0) -> bool:
         return False
     ids = list(gen.p.boards.get(table[1], []))
     return all(type(z) is int for z in ids) and ids == sorted(set(ids))
+
+
+def _bound_values(gen, name: str) -> list | None:
+    """The values the lets and assignments of the local ``name`` give it, anywhere in the
+    rules (where a name is bound again in another block, those too); None where it is
+    also a global, a constant, an enum, a parameter or a variable of a loop or a
+    decision (bound otherwise), or is assigned an element."""
+    c = gen.c
+    if name in c.vars or name in c.consts or name in c.enums or name in c.zones:
+        return None
+    values = []
+    for root in roots(c):
+        for n in ir.walk(root):
+            if n.node in ("Let", "Assign") and n.var == name and getattr(n, "player", None) is None:
+                values.append(n.value)
+            elif (getattr(n, "var", None) == name and n.node not in ("Let", "Assign")) \
+                    or (n.node == "Param" and n.name == name) \
+                    or (n.node == "IndexAssign" and name in _names(n.target)):
+                return None
+    return values
 
 
 def _steps(gen, it, depth: int) -> bool:
@@ -155,6 +188,7 @@ class _Loops:
         self.drivers: list[tuple[str, bool]] = []   # (a loop's variable, its list holds no none)
         self.deps: dict[str, set[int]] = {}
         self.lets: dict[str, Any] = {}
+        self.iters: dict[str, Any] = {}   # (a loop that steps: its list)
         # (each loop's variable its own, none an enum's name, which it would hide)
         self.ok = len({cl.var for cl in comp.clauses}) == len(comp.clauses) \
             and not any(cl.var in gen.c.enums for cl in comp.clauses)
@@ -165,6 +199,7 @@ class _Loops:
                 self.deps[cl.var] = deps
             elif _steps(gen, cl.iter, depth):   # (its list may read the loops before it)
                 self.deps[cl.var] = {len(self.drivers)}
+                self.iters[cl.var] = cl.iter
                 self.drivers.append((cl.var, _ascending_iter(gen, cl.iter, depth)))
             else:
                 self.ok = False
@@ -206,9 +241,31 @@ class _Loops:
                 return None
             return [self.coordinate(a.value) for a in cell.coords]
         d = self.driver(part)
+        if d is not None and self.drivers[d][1]:
+            return self.led(part.name, d) or [(d, set())]
         if d is not None:
-            return [(d, set())] if self.drivers[d][1] else None
+            return None
         return [(None, self.depends(part))]
+
+    def led(self, var: str, d: int) -> list | None:
+        """A loop's variable (of loop ``d``, its list ascending) over the list of a rule
+        function called with an earlier loop's variable (``for m in jumps(c)``), each of
+        whose elements starts with that argument (``[c, t] for ...``): read as that loop's
+        variable, then its own (the lists of one ``c`` before those of a greater one,
+        each ascending). Else None."""
+        it = self.iters[var]
+        body = _body(self.gen, it)
+        if body is None or body.node != "Comprehension" or body.elem.node not in ("TupleLit", "ListLit") \
+                or not body.elem.items or body.elem.items[0].node != "Var":
+            return None
+        params = [q.name for q in self.gen.c.functions[it.func].params]
+        first = body.elem.items[0].name
+        if first not in params or any(cl.var == first for cl in body.clauses) or len(it.args) != len(params):
+            return None
+        lead = self.driver(it.args[params.index(first)])
+        if lead is None or lead >= d or not self.drivers[lead][1]:
+            return None
+        return [(lead, set()), (d, set())]
 
 
 def _guarded(cond) -> set:

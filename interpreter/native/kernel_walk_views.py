@@ -182,7 +182,7 @@ class WalkViews:
                 f"const List<Id> r_ = {fn}(a{args}); RaySpan& e_ = {fn}_spans[k_]; e_.n1 = (uint32_t)r_.size() + 1; "
                 f"if (r_.size() <= List<Id>::HANDLE) {{ std::copy(r_.begin(), r_.end(), e_.at); e_.d = e_.at; }} "
                 f"else e_.d = r_.begin(); return e_; }} "
-                f"static inline bool {fn}_span(Id a{params}, const Id*& d_, size_t& n_) {{ "
+                f"static inline __attribute__((always_inline)) bool {fn}_span(Id a{params}, const Id*& d_, size_t& n_) {{ "
                 f"if (a < 0 || a >= {self.nz}) {{ d_ = nullptr; n_ = 0; return true; }} if (!({inside})) return false; "
                 f"size_t k_ = {index}; RaySpan r_ = {fn}_spans[k_]; "
                 f"if (!r_.n1) r_ = {fn}_span_new(a{args}, k_); d_ = r_.d; n_ = r_.n1 - 1; return true; }}")
@@ -215,13 +215,15 @@ class WalkViews:
         # (ray_keep_index's index, the cell's part apart: the steps' part, numbers the
         # callers give, folds into a constant, and the cell's rays are found once for
         # all the walks from one cell, not again for each: othello's eight in legal)
+        # (fn_span always in line, so that it folds: GCC left it a call in othello's
+        # places, its index computed at each of the eight walks of each cell)
         index = f"(size_t)a * {size // self.nz} + (size_t)(" + " + ".join(
             f"(d{i} + {RAY_STEP}) * {(2 * RAY_STEP + 1) ** (k - 1 - i)}" for i in range(k)) + ")"
         return (f"alignas(64) static Id {fn}_rows[{size * w}]; struct {fn}_cells {{ const Id* d; size_t n; }}; "
                 f"__attribute__((noinline)) static {fn}_cells {fn}_row_new(Id a{params}, size_t k_, Id* row_) {{ "
                 f"const List<Id> r_ = {fn}(a{args}); if (r_.size() > {most}) return {{{fn}_made[k_].begin(), r_.size()}}; "
                 f"std::copy(r_.begin(), r_.end(), row_ + 1); row_[0] = (Id)r_.size() + 1; return {{row_ + 1, r_.size()}}; }} "
-                f"static inline bool {fn}_span(Id a{params}, const Id*& d_, size_t& n_) {{ "
+                f"static inline __attribute__((always_inline)) bool {fn}_span(Id a{params}, const Id*& d_, size_t& n_) {{ "
                 f"if (a < 0 || a >= {self.nz}) {{ d_ = nullptr; n_ = 0; return true; }} if (!({inside})) return false; "
                 f"size_t k_ = {index}; Id* row_ = {fn}_rows + k_ * {w}; Id n1_ = row_[0]; "
                 f"if (!n1_) {{ const {fn}_cells c_ = {fn}_row_new(a{args}, k_, row_); d_ = c_.d; n_ = c_.n; return true; }} "
