@@ -43,7 +43,14 @@ static inline uint64_t occ_mask(int w, int a, int b) {
     uint64_t m = lo <= 0 ? ~0ULL : ~0ULL << lo;
     return hi >= 63 ? m : m & ((1ULL << (hi + 1)) - 1);
 }
-template <int NI, int NZ, bool STAMPED = false, int OCC_LO = 0, int OCC_N = 0>
+// TOPS::N > 0 (with OCC_N > 0): per value of an attribute that no statement changes (a
+// slot 0 .. TOPS::N - 1, TOPS::of(item) the slots of an item's values as bits), a bit per
+// zone of ``occ``'s, set while the zone's top item has that value (append and unlink keep
+// it): a loop over a board's cells whose condition holds only where the top item has a
+// value walks those bits, a count of them is how many are set
+// (interpreter/native/kernel_tops.py).
+struct NoTops { static constexpr int N = 0; static inline uint32_t of(Id) { return 0; } };
+template <int NI, int NZ, bool STAMPED = false, int OCC_LO = 0, int OCC_N = 0, class TOPS = NoTops>
 struct Zones {
     typedef Fit<-1, NI> It;
     typedef Fit<-1 - NZ, NI> Ln;
@@ -55,6 +62,28 @@ struct Zones {
     uint64_t stamp[STAMPED && NZ > 0 ? NZ : 0];  // (STAMPED: see above)
     [[no_unique_address]] std::conditional_t<STAMPED, Lineage, NoLineage> lin;
     uint64_t occ[(OCC_N + 63) / 64];  // (OCC_N > 0: see above; else no byte)
+    static constexpr int NT = OCC_N > 0 ? TOPS::N : 0;
+    uint64_t tops[NT][(OCC_N + 63) / 64];  // (NT > 0: see above; else no byte)
+
+    // the bits of zone z in ``tops`` anew, from its top item, where it has them
+    void tops_set(Id z) {
+        if constexpr (NT > 0) {
+            uint32_t b = (uint32_t)(z - OCC_LO);
+            if (b < (uint32_t)OCC_N) {
+                uint64_t m = 1ULL << (b & 63);
+                Id t = tail[z];
+                uint32_t on = t >= 0 ? TOPS::of(t) : 0;
+                for (int k = 0; k < NT; ++k)
+                    tops[k][b >> 6] = (on >> k) & 1 ? tops[k][b >> 6] | m : tops[k][b >> 6] & ~m;
+            }
+        }
+    }
+    // the words of the slot k's bits (k < 0: a value no item has, no bit set)
+    const uint64_t* tops_row(int k) const {
+        static const uint64_t none[(OCC_N + 63) / 64 > 0 ? (OCC_N + 63) / 64 : 1] = {};
+        if constexpr (NT > 0) { if (k >= 0) return tops[k]; }
+        return none;
+    }
 
     // the bit of zone z in ``occ`` set (``on``) or cleared, where it has one
     void occ_set(Id z, bool on) {
@@ -71,6 +100,7 @@ struct Zones {
         for (int i = 0; i < NI; ++i) prv[i] = nxt[i] = -1;
         for (int z = 0; z < NZ; ++z) head[z] = tail[z] = -1, len[z] = 0;
         if constexpr (OCC_N > 0) std::fill(occ, occ + (OCC_N + 63) / 64, 0ULL);
+        if constexpr (NT > 0) for (int k = 0; k < NT; ++k) std::fill(tops[k], tops[k] + (OCC_N + 63) / 64, 0ULL);
         if constexpr (STAMPED) {
             uint64_t t = ++ZONE_CLOCK;
             for (int z = 0; z < NZ; ++z) stamp[z] = t;
@@ -95,6 +125,7 @@ struct Zones {
         tail[z] = item;
         ++len[z];
         if constexpr (OCC_N > 0) occ_set(z, true);
+        tops_set(z);
     }
     // (the item's own links are left as they were: ``move`` appends it at once)
     void unlink(Id item, Id z) {
@@ -104,6 +135,7 @@ struct Zones {
         if (n >= 0) prv[n] = p; else tail[z] = p >= 0 ? p : -1;
         --len[z];
         if constexpr (OCC_N > 0) if (len[z] == 0) occ_set(z, false);
+        tops_set(z);
     }
     // Runtime.move of an item that nobody sees face down: to the top of ``to``
     // (nothing changes when it is there already)
@@ -147,6 +179,7 @@ struct Zones {
         head[z] = tail[z] = -1;
         len[z] = 0;
         occ_set(z, false);
+        tops_set(z);
         for (Id i : v) append(i, z);
     }
 };
