@@ -108,9 +108,7 @@ class Tops:
         if e.node != "BinOp" or e.op != "==":
             return None
         for side, value in ((e.left, e.right), (e.right, e.left)):
-            if not (side.node == "Attr" and side.obj.node == "Call" and side.obj.func == "top"
-                    and self.c.calls_builtin("top") and len(side.obj.args) == 1
-                    and side.obj.args[0].node == "Var" and side.obj.args[0].name == var):
+            if not self._of_top(side, var):
                 continue
             kind = self.c.type_of(side.obj)
             at = self.c.type_of(side)
@@ -132,3 +130,9 @@ class Tops:
         kernel bails)."""
         return e.node == "Call" and e.func == "seat" and self.c.calls_builtin("seat") and len(e.args) == 1 \
             and e.args[0].node == "Var" and self.c.type_of(e.args[0]).tag == "player"
+
+    def _of_top(self, e, var: str) -> bool:
+        """Whether ``e`` is an attribute of ``top(var)``."""
+        o = e.obj if e.node == "Attr" else None
+        return o is not None and o.node == "Call" and o.func == "top" and self.c.calls_builtin("top") \
+            and len(o.args) == 1 and o.args[0].node == "Var" and o.args[0].name == var

@@ -70,7 +70,6 @@ from .kernel_memo import MemoCalls
 from .kernel_module import ModuleWriter
 from .kernel_names import NamedValues
 from .kernel_occupancy import OccupiedWalks
-from .kernel_tops import TopWalks
 from .kernel_operators import Operators
 from .kernel_ordered import ascending_options, kept_seen, reserve_size, track_seen
 from .kernel_products import ProductOptions
@@ -80,6 +79,7 @@ from .kernel_rows import SHORT_INLINE, TabledRows, short_loops
 from .kernel_tables import Tables
 from .kernel_text_keys import KeyedLets, TextKeys
 from .kernel_text_parts import TextParts
+from .kernel_tops import TopWalks
 from .kernel_types import BOOL, IDS, INT, STR, Unsupported, has_none
 from .kernel_unread import UnreadLets
 from .kernel_unroll import KnownLoops

@@ -20,7 +20,7 @@ the items have (the kernel's own table and ``eq``); a value no item has walks no
 The index is kept only where a loop walks it, for at most ``_SLOTS`` values in all."""
 from __future__ import annotations
 
-from .kernel_reads import carried, reads_of, state
+from .kernel_reads import carried, counters, reads_of, state
 from .kernel_types import INT
 from .kernel_walks import CELL_ID
 
@@ -161,7 +161,7 @@ class TopWalks:
                 row[(z - lo) // _WORD] |= 1 << ((z - lo) % _WORD)
             return [f"{x:#x}ULL" for x in row]
 
-        def rows(name: str, rs: list) -> str:
+        def rows(name: tuple, rs: list) -> str:
             body = [x for r in rs for x in bits(r)]
             return g.tables.table(name, lambda t: f"static const uint64_t {t}[{max(len(body), 1)}] = "
                                   f"{{{', '.join(body) or '0ULL'}}};")
@@ -230,7 +230,6 @@ class TopWalks:
         g = self.gen
         it = g.ty(cl.iter)
         xs = g.fresh("xs")
-        from .kernel_reads import counters
         work = "" if g.facts.counted(cl.iter) else f"W({counters(sc)}, {xs}.size()); "
         held = " + ".join(f"__builtin_popcountll({w}_r[{k}] & {w}_m[{k}])" for k in range(n)) or "0"
         return (f"([&]() -> I {{ const {g.ct(it)}& {xs} = {g.expr(cl.iter, sc, it)}; {work}{pre}"

@@ -65,16 +65,15 @@ struct Zones {
     static constexpr int NT = OCC_N > 0 ? TOPS::N : 0;
     uint64_t tops[NT][(OCC_N + 63) / 64];  // (NT > 0: see above; else no byte)
 
-    // the bits of zone z in ``tops`` anew, from its top item, where it has them
-    void tops_set(Id z) {
+    // the bits of zone z in ``tops`` anew, its top item now t (-1: none), where it has them
+    void tops_put(Id z, Id t) {
         if constexpr (NT > 0) {
             uint32_t b = (uint32_t)(z - OCC_LO);
             if (b < (uint32_t)OCC_N) {
-                uint64_t m = 1ULL << (b & 63);
-                Id t = tail[z];
-                uint32_t on = t >= 0 ? TOPS::of(t) : 0;
+                uint32_t on = t >= 0 ? TOPS::of(t) : 0, sh = b & 63;
+                uint64_t keep = ~(1ULL << sh);
                 for (int k = 0; k < NT; ++k)
-                    tops[k][b >> 6] = (on >> k) & 1 ? tops[k][b >> 6] | m : tops[k][b >> 6] & ~m;
+                    tops[k][b >> 6] = (tops[k][b >> 6] & keep) | ((uint64_t)((on >> k) & 1) << sh);
             }
         }
     }
@@ -125,7 +124,7 @@ struct Zones {
         tail[z] = item;
         ++len[z];
         if constexpr (OCC_N > 0) occ_set(z, true);
-        tops_set(z);
+        tops_put(z, item);
     }
     // (the item's own links are left as they were: ``move`` appends it at once)
     void unlink(Id item, Id z) {
@@ -135,7 +134,7 @@ struct Zones {
         if (n >= 0) prv[n] = p; else tail[z] = p >= 0 ? p : -1;
         --len[z];
         if constexpr (OCC_N > 0) if (len[z] == 0) occ_set(z, false);
-        tops_set(z);
+        if (n < 0) tops_put(z, p >= 0 ? p : -1);   // (the top taken: the one under it now)
     }
     // Runtime.move of an item that nobody sees face down: to the top of ``to``
     // (nothing changes when it is there already)
@@ -179,7 +178,7 @@ struct Zones {
         head[z] = tail[z] = -1;
         len[z] = 0;
         occ_set(z, false);
-        tops_set(z);
+        tops_put(z, -1);
         for (Id i : v) append(i, z);
     }
 };
