@@ -13,7 +13,8 @@ none has one, the move is left to it, which gives the same answer), the work bud
 counts the board's cells as before (the list's length, counted before the loop), and
 the conjuncts the static part leaves are tested on each cell walked: the same elements,
 values, work and calls as the reference. Where the condition holds exactly on those
-cells (``TopValue.exact``), a ``count`` of the loop's cells is how many bits are set.
+cells (``TopValue.exact``), it is not tested again (a list of them is their cells), and
+a ``count`` of the loop's cells is how many bits are set.
 
 A value's slot is found by comparing it with the attribute of one item of each value
 the items have (the kernel's own table and ``eq``); a value no item has walks no cell.
@@ -213,7 +214,10 @@ class TopWalks:
             head = (f"for (int {w}_i = 0; {w}_i < {n}; ++{w}_i) "
                     f"for (uint64_t {m} = {w}_r[{w}_i] & {w}_m[{w}_i]; {m}; {m} &= {m} - 1) ")
             at = f"{lo} + {w}_i * {_WORD} + __builtin_ctzll({m})"
-        return pre, held, f"{head}{{ const Id {var} = (Id)({at}); {CELL_ID.format(var)}{inside(plan[4])} }}"
+        # (a condition that holds exactly on the cells walked is not tested again: it
+        # counts nothing, fails nowhere the value did not)
+        rest = [] if plan[3].exact and len(plan[4]) == 1 else plan[4]
+        return pre, held, f"{head}{{ const Id {var} = (Id)({at}); {CELL_ID.format(var)}{inside(rest)} }}"
 
     def count(self, comp, sc: dict) -> str | None:
         """``count(c for c in cells(b) if cond)`` where cond holds exactly on the cells whose
