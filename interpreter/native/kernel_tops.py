@@ -17,7 +17,8 @@ cells (``TopValue.exact``), it is not tested again (a list of them is their cell
 a ``count`` of the loop's cells is how many bits are set.
 
 A value's slot is found by comparing it with the attribute of one item of each value
-the items have (the kernel's own table and ``eq``); a value no item has walks no cell.
+the items have (the kernel's own table and ``eq``); a value no item has walks no cell
+(the row after the last, of no bit).
 The index is kept only where a loop walks it, for at most ``_SLOTS`` values in all."""
 from __future__ import annotations
 
@@ -67,7 +68,8 @@ class TopWalks:
         return [it.attrs.get(attr) if c.kinds[it.kind].get(attr) == at else None for it in self.gen.p.items]
 
     def _slot_fn(self, attr: str, at) -> str | None:
-        """The C++ function of a value of ``attr`` giving its slot (-1: no item has it),
+        """The C++ function of a value of ``attr`` giving its slot (``TopSlots::N``, a row
+        of no bit: no item has it),
         the attribute's values given slots where first asked; None where they would be
         more than ``_SLOTS`` in all."""
         g = self.gen
@@ -86,7 +88,7 @@ class TopWalks:
         table = g.tables.value_table(("A", attr, str(at)), self._values(attr, at), at)
         tests = "".join(f"eq({table}[{item}], v) ? {slot} : " for slot, item in of.values())
         return g.tables.table(("TOPSLOT", attr, str(at)),
-                              lambda t: f"static inline int {t}({g.ct(at)} v) {{ return {tests}-1; }}")
+                              lambda t: f"static inline int {t}({g.ct(at)} v) {{ return {tests}TopSlots::N; }}")
 
     # ------------------------------------------------------------ the loops
     def plan(self, cl, cond):
@@ -136,7 +138,7 @@ class TopWalks:
             return None
         value = self._value(tv, sc)
         w = g.fresh("tw")
-        return (f"const uint64_t* {w}_r = {state(sc)}.z.tops_row({slot}({value})); "
+        return (f"const uint64_t* {w}_r = {state(sc)}.z.tops[{slot}({value})]; "
                 f"const uint64_t* {w}_m = {mask}; ", w, words)
 
     def _value(self, tv, sc: dict) -> str:
@@ -206,7 +208,7 @@ class TopWalks:
         pre, w, n = words
         lo = self.gen.occupied.lo
         m = self.gen.fresh("m")
-        held = " + ".join(f"__builtin_popcountll({w}_r[{k}] & {w}_m[{k}])" for k in range(n)) or "0"
+        held = " + ".join(f"bits_set({w}_r[{k}] & {w}_m[{k}])" for k in range(n)) or "0"
         if n == 1:
             head = f"for (uint64_t {m} = {w}_r[0] & {w}_m[0]; {m}; {m} &= {m} - 1) "
             at = f"{lo} + __builtin_ctzll({m})"
@@ -235,6 +237,6 @@ class TopWalks:
         it = g.ty(cl.iter)
         xs = g.fresh("xs")
         work = "" if g.facts.counted(cl.iter) else f"W({counters(sc)}, {xs}.size()); "
-        held = " + ".join(f"__builtin_popcountll({w}_r[{k}] & {w}_m[{k}])" for k in range(n)) or "0"
+        held = " + ".join(f"bits_set({w}_r[{k}] & {w}_m[{k}])" for k in range(n)) or "0"
         return (f"([&]() -> I {{ const {g.ct(it)}& {xs} = {g.expr(cl.iter, sc, it)}; {work}{pre}"
                 f"return (I)({held}); }}())")

@@ -49,6 +49,18 @@ static inline uint64_t occ_mask(int w, int a, int b) {
 // it): a loop over a board's cells whose condition holds only where the top item has a
 // value walks those bits, a count of them is how many are set
 // (interpreter/native/kernel_tops.py).
+// (the bits set in a word, with no call where the processor's instruction is not
+// assumed: -O2 for any x86-64 calls libgcc's __popcountdi2 for __builtin_popcountll)
+static inline int bits_set(uint64_t x) {
+#if defined(__POPCNT__) || !defined(__x86_64__)
+    return __builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
 struct NoTops { static constexpr int N = 0; static inline uint32_t of(Id) { return 0; } };
 template <int NI, int NZ, bool STAMPED = false, int OCC_LO = 0, int OCC_N = 0, class TOPS = NoTops>
 struct Zones {
@@ -63,7 +75,8 @@ struct Zones {
     [[no_unique_address]] std::conditional_t<STAMPED, Lineage, NoLineage> lin;
     uint64_t occ[(OCC_N + 63) / 64];  // (OCC_N > 0: see above; else no byte)
     static constexpr int NT = OCC_N > 0 ? TOPS::N : 0;
-    uint64_t tops[NT][(OCC_N + 63) / 64];  // (NT > 0: see above; else no byte)
+    // (NT > 0: see above, and a row NT of no bit, a value no item has; else no byte)
+    uint64_t tops[NT > 0 ? NT + 1 : 0][(OCC_N + 63) / 64];
 
     // the bits of zone z in ``tops`` anew, its top item now t (-1: none), where it has them
     void tops_put(Id z, Id t) {
@@ -76,12 +89,6 @@ struct Zones {
                     tops[k][b >> 6] = (tops[k][b >> 6] & keep) | ((uint64_t)((on >> k) & 1) << sh);
             }
         }
-    }
-    // the words of the slot k's bits (k < 0: a value no item has, no bit set)
-    const uint64_t* tops_row(int k) const {
-        static const uint64_t none[(OCC_N + 63) / 64 > 0 ? (OCC_N + 63) / 64 : 1] = {};
-        if constexpr (NT > 0) { if (k >= 0) return tops[k]; }
-        return none;
     }
 
     // the bit of zone z in ``occ`` set (``on``) or cleared, where it has one
@@ -99,7 +106,7 @@ struct Zones {
         for (int i = 0; i < NI; ++i) prv[i] = nxt[i] = -1;
         for (int z = 0; z < NZ; ++z) head[z] = tail[z] = -1, len[z] = 0;
         if constexpr (OCC_N > 0) std::fill(occ, occ + (OCC_N + 63) / 64, 0ULL);
-        if constexpr (NT > 0) for (int k = 0; k < NT; ++k) std::fill(tops[k], tops[k] + (OCC_N + 63) / 64, 0ULL);
+        if constexpr (NT > 0) for (int k = 0; k <= NT; ++k) std::fill(tops[k], tops[k] + (OCC_N + 63) / 64, 0ULL);
         if constexpr (STAMPED) {
             uint64_t t = ++ZONE_CLOCK;
             for (int z = 0; z < NZ; ++z) stamp[z] = t;
