@@ -102,3 +102,13 @@ def test_games_by_their_tops_play_as_python(game):
     assert ".z.tops[" in kernel.Gen(plain.for_players(2)).source()
     kernel_plays_as_python(fast, plain, 3)
     kernel_playouts_as_python(fast, plain, 40, 1)
+
+
+@needs_kernel
+def test_a_bundled_variant_by_its_tops_plays_as_python():
+    # (brotherhood of nine's capture the flag, three players: each seat's men by the index)
+    def load(native: bool):
+        return interpreter.load("brotherhood-of-nine", variants=["capture_the_flag"], native=native)
+    fast, plain = load(True), load(False)
+    assert ".z.tops[" in kernel.Gen(plain.for_players(3)).source()
+    assert kernel_plays_as_python(fast, plain, 2, players=3) > 100 and fast.native_fallbacks == 0
