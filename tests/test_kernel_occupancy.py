@@ -75,12 +75,17 @@ def test_the_kernel_walks_the_index_where_only_occupied_cells_pass():
     gen = kernel.Gen(compiled(False))
     source = gen.source()
     # (the big board's 100 cells over two words of the index, after the small one's 9)
-    assert "Zones<NI, NZ, false, 1, 109> z;" in source
-    assert gen.occupied.walked.count("small") == 5 and gen.occupied.walked.count("big") >= 12   # (empty ones too)
+    # (and, where the top item's seat is tested, by that value: kernel_tops.py)
+    assert "Zones<NI, NZ, false, 1, 109, TopSlots> z;" in source
+    assert gen.occupied.walked.count("small") == 5 and gen.occupied.walked.count("big") >= 6   # (empty ones too)
     assert "occ_mask(" in source and "s.z.occ[0] & 0x1ffULL" in source
     for name, board in WALKED.items():
         if name != "mine_of":   # (its loop run in place in beside: kernel_filter_loops.py)
-            assert (".z.occ[" in function_text(source, name)) == (board is not None), name
+            text = function_text(source, name)
+            # (static_count's static part first, then mine: the static cells' bits and the
+            # seat's, kernel_tops.py)
+            assert (".z.occ[" in text or ".z.tops[" in text) == (board is not None or name == "static_count"), name
+    assert ".z.occ[" in function_text(source, "sum_theirs")   # (top(c).seat != seat(p): no value)
     # (only empty cells pass: the clear bits walked, the board's alone)
     for name, board in EMPTY.items():
         if board is not None:
@@ -97,21 +102,23 @@ def test_the_kernel_walks_the_index_where_only_occupied_cells_pass():
 def test_a_count_stopped_early_bounds_the_rest_by_the_cells_occupied():
     # (what the rest of the loop could add: the board's bits set, not its 100 or 9 cells,
     # so that a count of fewer occupied cells than it needs stops at once)
+    # (three_mine's count of the cells whose top is the player's is a count of the bits
+    # of the index by that value: kernel_tops.py)
     source = kernel.Gen(compiled(False)).source()
-    big, small = function_text(source, "three_mine"), function_text(source, "two_held")
-    assert "_u = (I)(__builtin_popcountll(s.z.occ[0] & 0xfffffffffffffe00ULL) + " \
-        "__builtin_popcountll(s.z.occ[1] & 0x1fffffffffffULL));" in big
+    small = function_text(source, "two_held")
     assert "_u = (I)(__builtin_popcountll(s.z.occ[0] & 0x1ffULL));" in small
-    assert ".size()); for" not in big + small
+    assert ".size()); for" not in small
+    assert "return (I)(bits_set(" in function_text(source, "three_mine")
 
 
 @needs_kernel
 def test_chess_walks_its_men_by_the_index():
     gen = kernel.Gen(interpreter.load("chess").for_players(2))
     source = gen.source()
-    assert "Zones<NI, NZ, false, 2, 64> z;" in source
-    for name in ("king_square", "insufficient_material", "legal"):
-        assert "s.z.occ[0]; " in function_text(source, name), name
+    assert "Zones<NI, NZ, false, 2, 64, TopSlots> z;" in source
+    assert "s.z.occ[0]; " in function_text(source, "insufficient_material")
+    for name in ("king_square", "legal"):   # (a man of one colour: by the colour, kernel_tops.py)
+        assert "s.z.tops[" in function_text(source, name), name
 
 
 @needs_kernel

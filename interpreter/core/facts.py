@@ -79,6 +79,7 @@ from .memo import Memo
 from .occupancy import Occupancy
 from .once import Once
 from .pure import Pure
+from .tops import Tops
 
 # the nodes that loop over a list (a comprehension, an aggregate over one, a ray's walk)
 _LOOPS = frozenset(ir.CLAUSED)
@@ -88,7 +89,7 @@ _RAY = "Ray"
 CALLS_FREE = 32
 
 
-class Facts(Bounds, Cells, Hoist, Inline, Memo, Occupancy, Once, Pure):
+class Facts(Bounds, Cells, Hoist, Inline, Memo, Occupancy, Once, Pure, Tops):
     """The facts of one program (``p``, its checked program ``c``), found when first
     asked."""
 

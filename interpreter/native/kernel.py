@@ -82,6 +82,7 @@ from .kernel_rows import SHORT_INLINE, TabledRows, short_loops
 from .kernel_tables import Tables
 from .kernel_text_keys import KeyedLets, TextKeys
 from .kernel_text_parts import TextParts
+from .kernel_tops import TopWalks
 from .kernel_types import BOOL, IDS, INT, STR, Unsupported, has_none
 from .kernel_unread import UnreadLets
 from .kernel_unroll import KnownLoops
@@ -135,6 +136,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         self.layout = Layout(self)         # the types the state keeps its fields in
         self.cells = CellFilters(self)     # loops over a board's cells by their static conditions
         self.occupied = OccupiedWalks(self)  # loops over a board's occupied cells
+        self.tops = TopWalks(self)  # loops over the cells by their top item's value
         # the locals a decision may set to a list or tuple that is none (its move without
         # an object): read where Python would fail on none, the kernel bails (nnv)
         self.maybe_none = frozenset(
@@ -375,6 +377,11 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
             ref = "&" if either or ray or self._named(it, inner) else ""
             head = f"{{ {ray[0] if ray else ''}const {self.ct(t)}{ref} {xs} = " \
                    f"{either or (ray[1] if ray else self.expr(it, inner, t))}; {work}"
+            # (the last loop over a board's cells whose top item has a value: kernel_tops.py)
+            tops = self.tops.loop(cl, comp.cond, inner, var, lambda rest: clause(i + 1, deeper, rest)) \
+                if i == len(comp.clauses) - 1 else None
+            if tops is not None:
+                return f"{head}{tops[0]}{sized(tops[1])}{tops[2]} }}"
             # (the last loop over a board's cells may walk only those its condition's
             # static part lets through: kernel_cells.py)
             walk = self.cells.walk(cl, comp.cond, inner) if i == len(comp.clauses) - 1 else None
@@ -563,6 +570,9 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
             return self._connected(e, sc)
         if f == "until":
             return self._until(e, sc)
+        counted = self.tops.count(e.comp, sc) if f == "count" else None   # (kernel_tops.py)
+        if counted is not None:
+            return counted
         kept = self.kept_around(e, sc)   # (counts kept per cell: kernel_around.py)
         if kept is not None:
             return kept

@@ -152,6 +152,7 @@ class EarlyCounts:
     if TYPE_CHECKING:
         facts: Any
         cells: Any
+        tops: Any
 
         c: Any
 
@@ -176,7 +177,8 @@ class EarlyCounts:
         if not _count(agg) or k.node != "IntLit" or k.value < 0 or op not in FLIP:
             return None
         comp = agg.comp
-        if len(comp.clauses) != 1 or comp.cond is None or self.facts.counts_any(comp.cond):
+        # (a count of the bits of the cells whose top item has a value: kernel_tops.py)
+        if len(comp.clauses) != 1 or comp.cond is None or self.facts.counts_any(comp.cond) or self.tops.exact(comp):
             return None
         cl = comp.clauses[0]
         table = self.facts.table_list(cl.iter)

@@ -61,6 +61,7 @@ class ModuleWriter:
             *self.frame_code(layout, len(procs)),
             f"struct Opts {{ {opt_fields} }};",
             # (the fields by size, the widest first: no padding between them)
+            *self.gen.tops.traits(),   # (kernel_tops.py: each item's values indexed)
             "struct St {",
             "  I turn = 0; I moves = 0; uint64_t rng = 0; I work = 0, calls = 0;",
             # (the steps and the nesting of calls of the run in progress, and the deepest
@@ -276,7 +277,7 @@ class ModuleWriter:
         whether the zones carry stamps (kernel_lasting.py), the index of the occupied
         cells (kernel_occupancy.py); none where neither."""
         occ = self.gen.occupied.zones_args()
-        return (", true" if self.gen.stamped else ", false" if occ else "") + occ
+        return (", true" if self.gen.stamped else ", false" if occ else "") + occ + self.gen.tops.zones_args()
 
     def seers(self) -> str:
         """Per zone, the seats that see its items, as bits (runtime._zone_seers)."""

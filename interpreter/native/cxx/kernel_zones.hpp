@@ -43,7 +43,26 @@ static inline uint64_t occ_mask(int w, int a, int b) {
     uint64_t m = lo <= 0 ? ~0ULL : ~0ULL << lo;
     return hi >= 63 ? m : m & ((1ULL << (hi + 1)) - 1);
 }
-template <int NI, int NZ, bool STAMPED = false, int OCC_LO = 0, int OCC_N = 0>
+// TOPS::N > 0 (with OCC_N > 0): per value of an attribute that no statement changes (a
+// slot 0 .. TOPS::N - 1, TOPS::of(item) the slots of an item's values as bits), a bit per
+// zone of ``occ``'s, set while the zone's top item has that value (append and unlink keep
+// it): a loop over a board's cells whose condition holds only where the top item has a
+// value walks those bits, a count of them is how many are set
+// (interpreter/native/kernel_tops.py).
+// (the bits set in a word, with no call where the processor's instruction is not
+// assumed: -O2 for any x86-64 calls libgcc's __popcountdi2 for __builtin_popcountll)
+static inline int bits_set(uint64_t x) {
+#if defined(__POPCNT__) || !defined(__x86_64__)
+    return __builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
+struct NoTops { static constexpr int N = 0; static inline uint32_t of(Id) { return 0; } };
+template <int NI, int NZ, bool STAMPED = false, int OCC_LO = 0, int OCC_N = 0, class TOPS = NoTops>
 struct Zones {
     typedef Fit<-1, NI> It;
     typedef Fit<-1 - NZ, NI> Ln;
@@ -55,6 +74,22 @@ struct Zones {
     uint64_t stamp[STAMPED && NZ > 0 ? NZ : 0];  // (STAMPED: see above)
     [[no_unique_address]] std::conditional_t<STAMPED, Lineage, NoLineage> lin;
     uint64_t occ[(OCC_N + 63) / 64];  // (OCC_N > 0: see above; else no byte)
+    static constexpr int NT = OCC_N > 0 ? TOPS::N : 0;
+    // (NT > 0: see above, and a row NT of no bit, a value no item has; else no byte)
+    uint64_t tops[NT > 0 ? NT + 1 : 0][(OCC_N + 63) / 64];
+
+    // the bits of zone z in ``tops`` anew, its top item now t (-1: none), where it has them
+    void tops_put(Id z, Id t) {
+        if constexpr (NT > 0) {
+            uint32_t b = (uint32_t)(z - OCC_LO);
+            if (b < (uint32_t)OCC_N) {
+                uint32_t on = t >= 0 ? TOPS::of(t) : 0, sh = b & 63;
+                uint64_t keep = ~(1ULL << sh);
+                for (int k = 0; k < NT; ++k)
+                    tops[k][b >> 6] = (tops[k][b >> 6] & keep) | ((uint64_t)((on >> k) & 1) << sh);
+            }
+        }
+    }
 
     // the bit of zone z in ``occ`` set (``on``) or cleared, where it has one
     void occ_set(Id z, bool on) {
@@ -71,6 +106,7 @@ struct Zones {
         for (int i = 0; i < NI; ++i) prv[i] = nxt[i] = -1;
         for (int z = 0; z < NZ; ++z) head[z] = tail[z] = -1, len[z] = 0;
         if constexpr (OCC_N > 0) std::fill(occ, occ + (OCC_N + 63) / 64, 0ULL);
+        if constexpr (NT > 0) for (int k = 0; k <= NT; ++k) std::fill(tops[k], tops[k] + (OCC_N + 63) / 64, 0ULL);
         if constexpr (STAMPED) {
             uint64_t t = ++ZONE_CLOCK;
             for (int z = 0; z < NZ; ++z) stamp[z] = t;
@@ -95,6 +131,7 @@ struct Zones {
         tail[z] = item;
         ++len[z];
         if constexpr (OCC_N > 0) occ_set(z, true);
+        tops_put(z, item);
     }
     // (the item's own links are left as they were: ``move`` appends it at once)
     void unlink(Id item, Id z) {
@@ -104,6 +141,7 @@ struct Zones {
         if (n >= 0) prv[n] = p; else tail[z] = p >= 0 ? p : -1;
         --len[z];
         if constexpr (OCC_N > 0) if (len[z] == 0) occ_set(z, false);
+        if (n < 0) tops_put(z, p >= 0 ? p : -1);   // (the top taken: the one under it now)
     }
     // Runtime.move of an item that nobody sees face down: to the top of ``to``
     // (nothing changes when it is there already)
@@ -147,6 +185,7 @@ struct Zones {
         head[z] = tail[z] = -1;
         len[z] = 0;
         occ_set(z, false);
+        tops_put(z, -1);
         for (Id i : v) append(i, z);
     }
 };

@@ -1,0 +1,242 @@
+"""A kernel's loops over the cells of a board whose top item has one value of an attribute
+no statement changes (kernel.Gen.loops, Gen._Aggregate): where only such cells can pass a
+loop's condition (core/tops.py, ``Facts.top_value``: ``[c for c in cells(b) if own(c,
+me)]`` with ``own(c, me) = occupied(c) and top(c).colour == me``), the loop walks the bits
+of an index the zones keep per value of the attribute (cxx/kernel_zones.hpp, ``Zones``'
+``tops``: a bit per cell of the boards, as ``occ``'s, set while the cell's top item has
+that value, kept by every move of an item), those of the static part of the condition
+(core/cells.py, ``Facts.cells_filter``: ``c.row == r``, a table of its cells' bits, by
+the key's value or the seat where it has one) and of the board's cells both set, lowest
+first: the cells' order. The value is computed once before the loop (a seat of a name
+that is none bails: the reference fails too at the first cell with a top item, or, where
+none has one, the move is left to it, which gives the same answer), the work budget
+counts the board's cells as before (the list's length, counted before the loop), and
+the conjuncts the static part leaves are tested on each cell walked: the same elements,
+values, work and calls as the reference. Where the condition holds exactly on those
+cells (``TopValue.exact``), it is not tested again (a list of them is their cells), and
+a ``count`` of the loop's cells is how many bits are set.
+
+A value's slot is found by comparing it with the attribute of one item of each value
+the items have (the kernel's own table and ``eq``); a value no item has walks no cell
+(the row after the last, of no bit).
+The index is kept only where a loop walks it, for at most ``_SLOTS`` values in all."""
+from __future__ import annotations
+
+from .kernel_reads import carried, counters, reads_of, state
+from .kernel_types import INT
+from .kernel_walks import CELL_ID
+
+_WORD = 64
+_SLOTS = 32   # (the values indexed at most: an item's slots are the bits of a word)
+_DENSE = 4096   # (the most values a table by a key's value spans, as kernel_cells.py)
+
+
+class TopWalks:
+    """The loops over the cells by the value of their top item, of one program (``gen``:
+    its kernel.Gen)."""
+
+    def __init__(self, gen):
+        self.gen = gen
+        # (per attribute and type: the items' values, each its slot and an item of it)
+        self.slots: dict[tuple[str, str], dict] = {}
+        self.n = 0
+
+    # ------------------------------------------------------------ the index
+    def zones_args(self) -> str:
+        """The index's argument of the state's ``Zones`` (after the occupied cells'), or ""
+        where no loop walks it."""
+        return ", TopSlots" if self.n else ""
+
+    def traits(self) -> list[str]:
+        """The C++ of ``TopSlots`` (before the state): each item's slots as bits."""
+        if not self.n:
+            return []
+        items = self.gen.p.items
+        bits = [0] * len(items)
+        for (attr, _t), slots in self.slots.items():
+            for i, v in enumerate(self._values(attr, slots["t"])):
+                if v is not None and v in slots["of"]:
+                    bits[i] |= 1 << slots["of"][v][0]
+        body = ", ".join(f"{b}u" for b in bits) or "0u"
+        return [f"struct TopSlots {{ static constexpr int N = {self.n}; static inline uint32_t of(Id i) {{ "
+                f"static constexpr uint32_t S[{max(len(bits), 1)}] = {{{body}}}; return S[i]; }} }};"]
+
+    def _values(self, attr: str, at) -> list:
+        """Each item's value of ``attr`` where its kind's is of the type ``at`` (as
+        Gen._Attr's table), else None."""
+        c = self.gen.c
+        return [it.attrs.get(attr) if c.kinds[it.kind].get(attr) == at else None for it in self.gen.p.items]
+
+    def _slot_fn(self, attr: str, at) -> str | None:
+        """The C++ function of a value of ``attr`` giving its slot (``TopSlots::N``, a row
+        of no bit: no item has it),
+        the attribute's values given slots where first asked; None where they would be
+        more than ``_SLOTS`` in all."""
+        g = self.gen
+        key = (attr, str(at))
+        if key not in self.slots:
+            values = self._values(attr, at)
+            of: dict = {}
+            for i, v in enumerate(values):
+                if v is not None and v not in of:
+                    of[v] = (self.n + len(of), i)
+            if self.n + len(of) > _SLOTS:
+                return None
+            self.n += len(of)
+            self.slots[key] = {"t": at, "of": of}
+        of = self.slots[key]["of"]
+        table = g.tables.value_table(("A", attr, str(at)), self._values(attr, at), at)
+        tests = "".join(f"eq({table}[{item}], v) ? {slot} : " for slot, item in of.values())
+        return g.tables.table(("TOPSLOT", attr, str(at)),
+                              lambda t: f"static inline int {t}({g.ct(at)} v) {{ return {tests}TopSlots::N; }}")
+
+    # ------------------------------------------------------------ the loops
+    def plan(self, cl, cond):
+        """For the last clause ``cl`` of a comprehension over a board's cells with the
+        condition ``cond``: (the board, its cells, the static part or None, the
+        ``TopValue``, the conjuncts to test per cell), or None."""
+        g = self.gen
+        table = g.facts.table_list(cl.iter)
+        if cond is None or table is None or table[0] != "cells":
+            return None
+        cells = g.p.boards.get(table[1]) or []
+        if not cells or cells != list(range(cells[0], cells[0] + len(cells))):
+            return None
+        f = g.facts.cells_filter(cl, cond)
+        if f is not None and not f.rest:
+            return None
+        rest = f.rest if f is not None else [cond]
+        tv = g.facts.top_value(rest[0], cl.var)
+        if tv is None:
+            return None
+        return table[1], cells, f, tv, rest
+
+    def exact(self, comp) -> bool:
+        """Whether ``count(comp)`` is how many bits are set (see the module)."""
+        if len(comp.clauses) != 1:
+            return False
+        found = self.plan(comp.clauses[0], comp.cond)
+        return found is not None and found[3].exact and len(found[4]) == 1
+
+    def _words(self, plan, sc: dict) -> tuple[str, str, int] | None:
+        """The C++ declarations of the loop's words (``tr``: the value's bits, ``tm``: the
+        cells' that may pass), their names' prefix and how many words, or None."""
+        g = self.gen
+        reads = reads_of(sc)
+        if reads is not None and reads.through != "s.z":
+            return None
+        board, cells, f, tv, _rest = plan
+        slot = self._slot_fn(tv.attr, tv.at)
+        if slot is None:
+            return None
+        occ = g.occupied
+        if board not in occ.walked:
+            occ.walked.append(board)   # (the index's range: the boards' cells, as occ's)
+        words = (occ.n + _WORD - 1) // _WORD
+        mask = self._mask(board, cells, f, sc, words)
+        if mask is None:
+            return None
+        value = self._value(tv, sc)
+        w = g.fresh("tw")
+        return (f"const uint64_t* {w}_r = {state(sc)}.z.tops[{slot}({value})]; "
+                f"const uint64_t* {w}_m = {mask}; ", w, words)
+
+    def _value(self, tv, sc: dict) -> str:
+        """The C++ of the value, in the loop's scope."""
+        g = self.gen
+        if tv.env is None:
+            return g.expr(tv.value, sc, tv.at)
+        inner = carried(sc)
+        for name, e in tv.env.items():
+            if e is not None:
+                inner[name] = (g.expr(e, sc), g.ty(e))
+        return g.expr(tv.value, inner, tv.at)
+
+    def _mask(self, board: str, cells: list, f, sc: dict, words: int) -> str | None:
+        """The C++ of the words of the cells that may pass (a pointer): the board's, or
+        those the static part lets through (by its key's value, by a seat)."""
+        g = self.gen
+        lo = g.occupied.lo
+
+        def bits(zs) -> list[str]:
+            row = [0] * words
+            for z in zs:
+                row[(z - lo) // _WORD] |= 1 << ((z - lo) % _WORD)
+            return [f"{x:#x}ULL" for x in row]
+
+        def rows(name: tuple, rs: list) -> str:
+            body = [x for r in rs for x in bits(r)]
+            return g.tables.table(name, lambda t: f"static const uint64_t {t}[{max(len(body), 1)}] = "
+                                  f"{{{', '.join(body) or '0ULL'}}};")
+        if f is None:
+            return rows(("TOPMASK", board), [cells])
+        what = repr(f.preds)
+        if f.by_seat is not None:
+            arr = rows(("TOPMASK_SEAT", board, what), [list(r) for r in f.by_seat])
+            fn = g.tables.table(("TOPMASK_SEAT_FN", board, what),
+                                lambda t: f"static inline const uint64_t* {t}(Id k) {{ if (k < 0 || k >= "
+                                          f"{len(f.by_seat)}) bail(); return {arr} + (size_t)k * {words}; }}")
+            return f"{fn}({g.expr(f.seat_of, sc, g.ty(f.seat_of))})"
+        if f.key is None:
+            return rows(("TOPMASK_CELLS", board, what), [f.passing])
+        ints = [k for k in f.keys if k is not None]
+        a, b = (min(ints), max(ints)) if ints else (0, -1)
+        if b - a + 1 > _DENSE:
+            return None
+        by: list[list[int]] = [[] for _ in range(b - a + 3)]   # (then none's, then no cell)
+        for z, k in zip(f.passing, f.keys):
+            by[b - a + 1 if k is None else k - a].append(z)
+        arr = rows(("TOPMASK_BY", board, repr((f.key[0], f.preds))), by)
+        fn = g.tables.table(("TOPMASK_BY_FN", board, repr((f.key[0], f.preds))),
+                            lambda t: f"static inline const uint64_t* {t}(I k) {{ "
+                                      f"if (k == NONE_I) return {arr} + {(b - a + 1) * words}; "
+                                      f"if (k < {a}LL || k > {b}LL) return {arr} + {(b - a + 2) * words}; "
+                                      f"return {arr} + (size_t)(k - {a}LL) * {words}; }}")
+        return f"{fn}({g.expr(f.key[1], sc, INT)})"
+
+    def loop(self, cl, cond, sc: dict, var: str, inside) -> tuple[str, str, str] | None:
+        """The C++ loop over the cells of the last clause ``cl`` (over a board's cells,
+        with the condition ``cond``) whose top item has the value (``inside(rest)``: the C++
+        within, given the conjuncts to test), or None: the declarations before it, how many
+        cells it walks at most, the loop."""
+        plan = self.plan(cl, cond)
+        if plan is None:
+            return None
+        words = self._words(plan, sc)
+        if words is None:
+            return None
+        pre, w, n = words
+        lo = self.gen.occupied.lo
+        m = self.gen.fresh("m")
+        held = " + ".join(f"bits_set({w}_r[{k}] & {w}_m[{k}])" for k in range(n)) or "0"
+        if n == 1:
+            head = f"for (uint64_t {m} = {w}_r[0] & {w}_m[0]; {m}; {m} &= {m} - 1) "
+            at = f"{lo} + __builtin_ctzll({m})"
+        else:
+            head = (f"for (int {w}_i = 0; {w}_i < {n}; ++{w}_i) "
+                    f"for (uint64_t {m} = {w}_r[{w}_i] & {w}_m[{w}_i]; {m}; {m} &= {m} - 1) ")
+            at = f"{lo} + {w}_i * {_WORD} + __builtin_ctzll({m})"
+        # (a condition that holds exactly on the cells walked is not tested again: it
+        # counts nothing, fails nowhere the value did not)
+        rest = [] if plan[3].exact and len(plan[4]) == 1 else plan[4]
+        return pre, held, f"{head}{{ const Id {var} = (Id)({at}); {CELL_ID.format(var)}{inside(rest)} }}"
+
+    def count(self, comp, sc: dict) -> str | None:
+        """``count(c for c in cells(b) if cond)`` where cond holds exactly on the cells whose
+        top item has the value (see the module): how many bits are set, the board's cells
+        counted as before; else None."""
+        if not self.exact(comp):
+            return None
+        cl = comp.clauses[0]
+        plan = self.plan(cl, comp.cond)
+        words = self._words(plan, sc)
+        if words is None:
+            return None
+        pre, w, n = words
+        g = self.gen
+        it = g.ty(cl.iter)
+        xs = g.fresh("xs")
+        work = "" if g.facts.counted(cl.iter) else f"W({counters(sc)}, {xs}.size()); "
+        held = " + ".join(f"bits_set({w}_r[{k}] & {w}_m[{k}])" for k in range(n)) or "0"
+        return (f"([&]() -> I {{ const {g.ct(it)}& {xs} = {g.expr(cl.iter, sc, it)}; {work}{pre}"
+                f"return (I)({held}); }}())")
