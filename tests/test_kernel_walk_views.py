@@ -55,6 +55,9 @@ def test_walks_read_at_their_ends_are_passed_whole_and_other_reads_get_lists():
     source = kernel.Gen(compiled(False)).source()
     assert re.search(r"static [a-z_ ()]*I uR0_ends\(St& s, const WalkEnds<Id>& uA_l, I uA_s\)", source)
     assert re.search(r"static [a-z_ ()]*I uR0_span\(St& s, const WalkEnds<I>& uA_l\)", source)
+    # (a function that reads a walk's ends and loops over nothing put in line where it
+    # is called, as the walk is: no call left to the C++ compiler's budget)
+    assert "static inline __attribute__((always_inline)) I uR0_ends(St& s, const WalkEnds<Id>& uA_l, I uA_s)" in source
     assert "static inline __attribute__((always_inline)) WalkEnds<Id> uV_line(St& s" in source
     assert re.search(r"static [a-z_ ]*WalkEnds<I> uV_digits\(St& s, I uA_k\)", source)
     # (each call of ends and span with a walk: the ray's, kept or not, the list's)

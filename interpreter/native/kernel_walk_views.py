@@ -268,7 +268,9 @@ class WalkViews:
             fd = self.c.functions[name]
             params = [(p.name, self.param_type(p)) for p in fd.params]
             rt = self.typeref(fd.result)
-            hint = "inline " if not self.facts.loops(name, ray=True) else ""
+            # (one that loops over nothing, closes's few tests, always put in line: left
+            # to the C++ compiler's budget, a caller grown larger calls it instead)
+            hint = "inline __attribute__((always_inline)) " if not self.facts.loops(name, ray=True) else ""
             sig = f"static {hint}{self.ct(rt)} {made}(St& s" + "".join(
                 f", {f'const {self._ends_type(self.ct(t.arg))}&' if i == k else self.arg_type(t)} {ident('A', n)}"
                 for i, (n, t) in enumerate(params)) + ")"
