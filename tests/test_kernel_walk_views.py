@@ -82,8 +82,8 @@ def test_walks_read_at_their_ends_are_passed_whole_and_other_reads_get_lists():
                      r"const Id\*& d_, size_t& n_\) \{ if \(a < 0 \|\| a >= \d+\) \{ d_ = nullptr; n_ = 0; return true; \}",
                      source)
     # (the walk's first cell apart, its test written twice: where it stops there, it
-    # is seen to hold one cell)
-    assert re.search(r"do \{ const Id\* q_ = (uV\d+_xs); const Id\* const e_ = \1 \+ \1_n; if \(q_ == e_\) break; "
+    # is seen to hold one cell; a ray of none told by its number, no end reckoned)
+    assert re.search(r"do \{ const Id\* q_ = (uV\d+_xs); const Id\* const e_ = \1 \+ \1_n; if \(!\1_n\) break; "
                      r"\{ (const Id& uV\d+_y = \*q_; .*?) \} for \(\+\+q_; q_ != e_; \+\+q_\) \{ \2 \} \} while \(0\);",
                      line)
 

@@ -133,12 +133,13 @@ class WalkViews:
             # of the walk along a kept ray, made and dropped at each walk)
             # (its first cell apart, its test written twice: a walk that stops at its
             # first cell, most of othello's, is seen to hold one, and what the caller
-            # reads of it, closes's size(l) >= 2, is known where it stops)
+            # reads of it, closes's size(l) >= 2, is known where it stops; a ray of no
+            # cell told by its number, read from its row, not by its end's address)
             step = f"const Id& {var} = *q_; {CELL_ID.format(var)}++{n}; if ({cond}) break; "
             on = self.fresh("on")
             return (f"{head}{binds}auto {on} = [&](const Id* {xs}, size_t {xs}_n) __attribute__((always_inline)) {{ "
                     f"size_t {n} = 0; do {{ const Id* q_ = {xs}; const Id* const e_ = {xs} + {xs}_n; "
-                    f"if (q_ == e_) break; {{ {step}}} for (++q_; q_ != e_; ++q_) {{ {step}}} }} while (0); "
+                    f"if (!{xs}_n) break; {{ {step}}} for (++q_; q_ != e_; ++q_) {{ {step}}} }} while (0); "
                     f"W({counters(sc)}, {n}); {w}.n = {n}; if ({n}) {{ {w}.f = {xs}[0]; {last}}} }}; "
                     f"const Id* {xs}; size_t {xs}_n; if ({spans}_span({args}, {xs}, {xs}_n)) {on}({xs}, {xs}_n); "
                     f"else {{ const List<Id> {xs}_own = {spans}({args}); {on}({xs}_own.begin(), {xs}_own.size()); }} "
