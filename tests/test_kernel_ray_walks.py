@@ -75,7 +75,8 @@ def test_a_walk_along_a_ray_is_in_line_unkept_and_its_known_steps_written_in():
                      r"__builtin_unreachable\(\);", line)
     assert re.search(r"(uV\d+_w\.l) = uV\d+_xs\[uV\d+_n - 1\]; if \(\(uint32_t\)\1 >= \(uint32_t\)NZ\)", line)
     # (the rays' row found from the cell apart from the steps, which fold into a number)
-    assert re.search(r"size_t k_ = \(size_t\)a \* 25 \+ \(size_t\)\(\(d0 \+ 2\) \* 5 \+ \(d1 \+ 2\) \* 1\);", source)
+    assert re.search(r"row_ = RAY\d+_rows \+ \(\(size_t\)a \* 25 \+ \(size_t\)\(\(d0 \+ 2\) \* 5 \+ \(d1 \+ 2\) \* 1\)\)",
+                     source)
     # (the numbers of a list written out: each its own turn)
     assert len(re.findall(r"\{ const I uV\d+_dr = \(\(I\)0LL\); \{", source)) == 1
     assert len(re.findall(r"\{ const I uV\d+_dc = \(\(I\)1LL\); \{", source)) == 3

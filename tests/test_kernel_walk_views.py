@@ -55,6 +55,9 @@ def test_walks_read_at_their_ends_are_passed_whole_and_other_reads_get_lists():
     source = kernel.Gen(compiled(False)).source()
     assert re.search(r"static [a-z_ ()]*I uR0_ends\(St& s, const WalkEnds<Id>& uA_l, I uA_s\)", source)
     assert re.search(r"static [a-z_ ()]*I uR0_span\(St& s, const WalkEnds<I>& uA_l\)", source)
+    # (a function that reads a walk's ends and loops over nothing put in line where it
+    # is called, as the walk is: no call left to the C++ compiler's budget)
+    assert "static inline __attribute__((always_inline)) I uR0_ends(St& s, const WalkEnds<Id>& uA_l, I uA_s)" in source
     assert "static inline __attribute__((always_inline)) WalkEnds<Id> uV_line(St& s" in source
     assert re.search(r"static [a-z_ ]*WalkEnds<I> uV_digits\(St& s, I uA_k\)", source)
     # (each call of ends and span with a walk: the ray's, kept or not, the list's)
@@ -77,8 +80,13 @@ def test_walks_read_at_their_ends_are_passed_whole_and_other_reads_get_lists():
                      r"\1\(\2\.begin\(\), \2\.size\(\)\); \}", line)
     # (always in line: the steps, numbers the callers give, fold into its index)
     assert re.search(r"static inline __attribute__\(\(always_inline\)\) bool RAY\d+_span\(Id a, I d0, I d1, "
-                     r"const Id\*& d_, size_t& n_\) "
-                     r"\{ if \(a < 0 \|\| a >= \d+\) \{ d_ = nullptr; n_ = 0; return true; \}", source)
+                     r"const Id\*& d_, size_t& n_\) \{ if \(a < 0 \|\| a >= \d+\) \{ d_ = nullptr; n_ = 0; return true; \}",
+                     source)
+    # (the walk's first cell apart, its test written twice: where it stops there, it
+    # is seen to hold one cell; a ray of none told by its number, no end reckoned)
+    assert re.search(r"do \{ const Id\* q_ = (uV\d+_xs); const Id\* const e_ = \1 \+ \1_n; if \(!\1_n\) break; "
+                     r"\{ (const Id& uV\d+_y = \*q_; .*?) \} for \(\+\+q_; q_ != e_; \+\+q_\) \{ \2 \} \} while \(0\);",
+                     line)
 
 
 @needs_kernel
@@ -94,8 +102,18 @@ def test_kept_rays_are_read_from_one_flat_table_of_rows():
     nz = int(re.search(r"RAY\d+_span\(Id a, I d0, I d1, const Id\*& d_, size_t& n_\) \{ if \(a < 0 \|\| a >= (\d+)\)",
                        source)[1])
     assert re.search(rf"alignas\(64\) static Id RAY\d+_rows\[{nz * 25 * 6}\];", source)
-    assert re.search(r"Id\* row_ = RAY\d+_rows \+ k_ \* 6; Id n1_ = row_\[0\];", source)
     assert not re.search(r"RAY\d+_spans\[", source)
+    # (every row of the board's cells made when the module loads: a walk reads the
+    # number of cells as it is, with no test that its row is made)
+    fn = re.search(r"static Id (RAY\d+)_rows\[", source)[1]
+    assert re.search(rf"static int kernel_init\(\) \{{.*\b{fn}_fill\(\);", source)
+    assert re.search(rf"const Id\* row_ = {fn}_rows \+ \(\(size_t\)a \* 25 \+ \(size_t\)\(\(d0 \+ 2\) \* 5 \+ "
+                     rf"\(d1 \+ 2\) \* 1\)\) \* 6; d_ = row_ \+ 1; n_ = \(size_t\)\(uint32_t\)row_\[0\];", source)
+    assert "n1_" not in source and f"{fn}_row_new" not in source
+    # (the board's cells alone kept: from the box, which no cell's type allows, it bails)
+    kept = re.search(rf"static const bool {fn}_kept\[{nz}\] = \{{([a-z, ]*)\}};", source)[1].split(", ")
+    assert kept.count("true") == 36 and len(kept) == nz
+    assert f"if (!{fn}_kept[a]) bail();" in source
 
 
 EDGES = """ruleset edges

@@ -131,10 +131,15 @@ class WalkViews:
             # (the walk written once, run on the kept ray's cells, or on the ray made
             # where it is not kept, a list held in that branch alone: none on the stack
             # of the walk along a kept ray, made and dropped at each walk)
+            # (its first cell apart, its test written twice: a walk that stops at its
+            # first cell, most of othello's, is seen to hold one, and what the caller
+            # reads of it, closes's size(l) >= 2, is known where it stops; a ray of no
+            # cell told by its number, read from its row, not by its end's address)
+            step = f"const Id& {var} = *q_; {CELL_ID.format(var)}++{n}; if ({cond}) break; "
             on = self.fresh("on")
             return (f"{head}{binds}auto {on} = [&](const Id* {xs}, size_t {xs}_n) __attribute__((always_inline)) {{ "
-                    f"size_t {n} = 0; for (const Id* q_ = {xs}, *e_ = {xs} + {xs}_n; q_ != e_; ++q_) {{ "
-                    f"const Id& {var} = *q_; {CELL_ID.format(var)}++{n}; if ({cond}) break; }} "
+                    f"size_t {n} = 0; do {{ const Id* q_ = {xs}; const Id* const e_ = {xs} + {xs}_n; "
+                    f"if (!{xs}_n) break; {{ {step}}} for (++q_; q_ != e_; ++q_) {{ {step}}} }} while (0); "
                     f"W({counters(sc)}, {n}); {w}.n = {n}; if ({n}) {{ {w}.f = {xs}[0]; {last}}} }}; "
                     f"const Id* {xs}; size_t {xs}_n; if ({spans}_span({args}, {xs}, {xs}_n)) {on}({xs}, {xs}_n); "
                     f"else {{ const List<Id> {xs}_own = {spans}({args}); {on}({xs}_own.begin(), {xs}_own.size()); }} "
@@ -174,7 +179,8 @@ class WalkViews:
             args = "".join(f", d{i}" for i in range(k))
             most = self._ray_most(ray)
             if most is not None and size * (most + 1) * 4 <= RAY_ROWS_MAX:
-                self.tables.statics.append(self._ray_rows(fn, (size, k), inside, params, args, most))
+                cells = self.p.boards.get(self.ty(ray.start).arg, [])
+                self.tables.statics.append(self._ray_rows(fn, (size, k), cells, params, args, most))
                 return fn
             self.tables.statics.append(
                 f"static RaySpan* const {fn}_spans = new RaySpan[{size}](); "
@@ -204,12 +210,17 @@ class WalkViews:
             most = max(most, max(nums, default=0) - min(nums, default=0))
         return max(most, 1)
 
-    def _ray_rows(self, fn: str, size_k: tuple[int, int], inside: str, params: str, args: str, most: int) -> str:
+    def _ray_rows(self, fn: str, size_k: tuple[int, int], cells: list[int], params: str, args: str,
+                  most: int) -> str:
         """``fn_span`` reading the kept rays from one flat table (``_ray_spans``): a row
-        of ``most`` + 1 ids per ray, its number of cells plus one (0: not yet made) then
-        its cells, the row's place known from the cell and steps alone, no pointer
-        followed to reach the cells. (A ray longer than its row, which ``_ray_most``
-        rules out, would be read where ``fn`` keeps it, made again each time.)"""
+        of ``most`` + 1 ids per ray, its number of cells then its cells, the row's place
+        known from the cell and steps alone, no pointer followed to reach the cells. The
+        rows of the board's ``cells`` (their rays never longer than ``most``, which
+        ``_ray_most`` makes sure of) are all made when the module loads (``fn_fill``, in
+        the tables' inits): none tested at a walk, the number read as it is. From a zone
+        not of the board (``fn_kept``, a constant the C++ compiler tests once for the
+        walks from one cell), which a cell's type rules out, the kernel bails: the rules
+        run in Python. Steps past RAY_STEP are not kept (``fn_span`` false)."""
         w = most + 1
         size, k = size_k
         # (ray_keep_index's index, the cell's part apart: the steps' part, numbers the
@@ -219,15 +230,22 @@ class WalkViews:
         # places, its index computed at each of the eight walks of each cell)
         index = f"(size_t)a * {size // self.nz} + (size_t)(" + " + ".join(
             f"(d{i} + {RAY_STEP}) * {(2 * RAY_STEP + 1) ** (k - 1 - i)}" for i in range(k)) + ")"
-        return (f"alignas(64) static Id {fn}_rows[{size * w}]; struct {fn}_cells {{ const Id* d; size_t n; }}; "
-                f"__attribute__((noinline)) static {fn}_cells {fn}_row_new(Id a{params}, size_t k_, Id* row_) {{ "
-                f"const List<Id> r_ = {fn}(a{args}); if (r_.size() > {most}) return {{{fn}_made[k_].begin(), r_.size()}}; "
-                f"std::copy(r_.begin(), r_.end(), row_ + 1); row_[0] = (Id)r_.size() + 1; return {{row_ + 1, r_.size()}}; }} "
+        inside = " && ".join(f"d{i} >= -{RAY_STEP} && d{i} <= {RAY_STEP}" for i in range(k))
+        on = set(cells)
+        kept = ", ".join("true" if z in on else "false" for z in range(self.nz))
+        loops = "".join(f"for (I d{i} = -{RAY_STEP}; d{i} <= {RAY_STEP}; ++d{i}) " for i in range(k))
+        self.tables.inits.append(f"{fn}_fill();")
+        return (f"alignas(64) static Id {fn}_rows[{size * w}]; "
+                f"static const bool {fn}_kept[{max(self.nz, 1)}] = {{{kept}}}; "
+                f"static void {fn}_fill() {{ for (Id a = 0; a < {self.nz}; ++a) {{ if (!{fn}_kept[a]) continue; "
+                f"{loops}{{ const List<Id> r_ = {fn}_(a{args}); if (r_.size() > {most}) bail(); "
+                f"Id* row_ = {fn}_rows + ({index}) * {w}; row_[0] = (Id)r_.size(); "
+                f"std::copy(r_.begin(), r_.end(), row_ + 1); }} }} }} "
                 f"static inline __attribute__((always_inline)) bool {fn}_span(Id a{params}, const Id*& d_, size_t& n_) {{ "
-                f"if (a < 0 || a >= {self.nz}) {{ d_ = nullptr; n_ = 0; return true; }} if (!({inside})) return false; "
-                f"size_t k_ = {index}; Id* row_ = {fn}_rows + k_ * {w}; Id n1_ = row_[0]; "
-                f"if (!n1_) {{ const {fn}_cells c_ = {fn}_row_new(a{args}, k_, row_); d_ = c_.d; n_ = c_.n; return true; }} "
-                f"d_ = row_ + 1; n_ = (size_t)(n1_ - 1); return true; }}")
+                f"if (a < 0 || a >= {self.nz}) {{ d_ = nullptr; n_ = 0; return true; }} "
+                f"if (!({inside})) return false; if (!{fn}_kept[a]) bail(); "
+                f"const Id* row_ = {fn}_rows + ({index}) * {w}; d_ = row_ + 1; n_ = (size_t)(uint32_t)row_[0]; "
+                f"if (n_ > {most}) __builtin_unreachable(); return true; }}")
 
     def _walker(self, name: str) -> str:
         """``uV_name``: the rule function ``name`` (its body an ``until``) giving a ``WalkEnds``."""
@@ -253,7 +271,9 @@ class WalkViews:
             fd = self.c.functions[name]
             params = [(p.name, self.param_type(p)) for p in fd.params]
             rt = self.typeref(fd.result)
-            hint = "inline " if not self.facts.loops(name, ray=True) else ""
+            # (one that loops over nothing, closes's few tests, always put in line: left
+            # to the C++ compiler's budget, a caller grown larger calls it instead)
+            hint = "inline __attribute__((always_inline)) " if not self.facts.loops(name, ray=True) else ""
             sig = f"static {hint}{self.ct(rt)} {made}(St& s" + "".join(
                 f", {f'const {self._ends_type(self.ct(t.arg))}&' if i == k else self.arg_type(t)} {ident('A', n)}"
                 for i, (n, t) in enumerate(params)) + ")"
