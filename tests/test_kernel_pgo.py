@@ -86,6 +86,18 @@ def test_the_switch_off_builds_the_plain_kernel_at_once(tmp_path, monkeypatch):
     assert asked == [["-O2", "-fprofile-generate"], ["-O2"]]
 
 
+def test_a_kernel_kept_guided_is_not_taken_for_an_unguided_one(monkeypatch):
+    """The switch is in the kernel's key: with it off, a kernel the cache kept guided is
+    not the one asked for (a plain build is kept beside it); on, the key is as before."""
+    monkeypatch.delenv("MEEPLE_KERNEL_PGO", raising=False)
+    guided = kernel_build.module_key(TINY, ["-O2"])
+    monkeypatch.setenv("MEEPLE_KERNEL_PGO", "1")
+    assert kernel_build.module_key(TINY, ["-O2"]) == guided
+    monkeypatch.setenv("MEEPLE_KERNEL_PGO", "0")
+    plain = kernel_build.module_key(TINY, ["-O2"])
+    assert plain != guided and plain == kernel_build.module_key(TINY, ["-O2"])
+
+
 def load_module(path, name):
     loader = importlib.machinery.ExtensionFileLoader(name, str(path))
     mod = importlib.util.module_from_spec(importlib.util.spec_from_file_location(name, path, loader=loader))

@@ -74,12 +74,14 @@ def flags() -> list[str]:
 def module_key(source: str, options: list[str] | None = None) -> str:
     """The key a kernel is kept under: its source, Python's version and ABI, the
     platform, the compiler's options (``flags()`` unless given), command and identity
-    (``kernel_pch.compiler_id``)."""
+    (``kernel_pch.compiler_id``), and whether a profile may guide it (kernel_pgo.py:
+    with ``MEEPLE_KERNEL_PGO=0`` a kernel kept guided is not the one asked for)."""
     cxx = compiler() or []
     return diskcache.key("meeple-kernel", FORMAT, source, sys.version, sysconfig.get_config_var("SOABI") or "",
                          sys.implementation.cache_tag or "", sysconfig.get_platform(),
                          " ".join(flags() if options is None else options),
-                         " ".join(cxx), kernel_pch.compiler_id(cxx) if cxx else "")
+                         " ".join(cxx), kernel_pch.compiler_id(cxx) if cxx else "",
+                         *(() if settings.on("MEEPLE_KERNEL_PGO") else ("unguided",)))
 
 
 def module_name(key: str) -> str:
