@@ -81,10 +81,13 @@ def test_the_kernel_walks_the_index_where_only_occupied_cells_pass():
     for name, board in WALKED.items():
         if name != "mine_of":   # (its loop run in place in beside: kernel_filter_loops.py)
             assert (".z.occ[" in function_text(source, name)) == (board is not None), name
-    # (only empty cells pass: the clear bits walked, the board's alone)
+            # (each cell the bits set give said to hold an item: Zones::held)
+            assert (".z.held(" in function_text(source, name)) == (board is not None), name
+    # (only empty cells pass: the clear bits walked, the board's alone, none said held)
     for name, board in EMPTY.items():
         if board is not None:
             assert "= ~s.z.occ[" in function_text(source, name), name
+            assert ".z.held(" not in function_text(source, name), name
     for name in ("free_small", "open_small"):
         assert "~s.z.occ[0] & 0x1ffULL" in function_text(source, name), name
     assert "occ_mask(" in function_text(source, "count_free")
@@ -112,6 +115,10 @@ def test_chess_walks_its_men_by_the_index():
     assert "Zones<NI, NZ, false, 2, 64> z;" in source
     for name in ("king_square", "insufficient_material", "legal"):
         assert "s.z.occ[0]; " in function_text(source, name), name
+        assert "s.z.held(" in function_text(source, name), name
+    # (a relation's row walked by its bits: the knights' jumps of attacked)
+    assert "s.z.occ[0] & T" in function_text(source, "attacked")
+    assert "s.z.held(" in function_text(source, "attacked")
 
 
 @needs_kernel

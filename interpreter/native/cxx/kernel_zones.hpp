@@ -122,6 +122,12 @@ struct Zones {
         if (len[z] > 0 && t < 0) __builtin_unreachable();
         return t;
     }
+    // (a cell a walk of the occupied cells' bits gives, kernel_occupancy.py: it holds an
+    // item, its top one an item; said to the compiler, which then drops the tests of
+    // ``occupied(c)``, ``empty(c)`` and of a top that is none in what it puts in line)
+    void held(Id z) const {
+        if (len[z] <= 0 || tail[z] < 0) __builtin_unreachable();
+    }
     // the top item of ``z``, or item 0 where it holds none: read where the rules read
     // the top only if the zone is occupied, the test and the read made together with no
     // branch (``occupied(c) and top(c).seat == s``: kernel_early.py, occupied_and)
