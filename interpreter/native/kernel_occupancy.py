@@ -10,8 +10,8 @@ values, work and calls as the reference. (So the index must be exact, as the zon
 it: every occupied cell, the lockstep tests catch a cell missed,
 tests/test_kernel_occupancy.py; and no empty one, as the walk tells the compiler that
 each cell it gives holds an item, ``Zones::held``, which drops the tests of
-``occupied(c)`` and of a top that is none, such as ``own(c, me)``'s, in the functions
-it puts in line: chess's perft 1.7% fewer instructions.) Where only empty cells can
+``occupied(c)``, such as ``own(c, me)``'s, in the functions it puts in line: chess's
+perft 1.3% fewer instructions.) Where only empty cells can
 pass (``Facts.occupied_only(..., occupied=False)``: go's ``[x for x in cells(point) if
 legal(x, me)]``, whose first test is ``empty(c)``), the loop walks the bits clear, the
 same way: the index is exact (a bit set on an empty cell would skip it), as the zones
