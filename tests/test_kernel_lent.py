@@ -58,6 +58,8 @@ def compiled(native: bool, budgets=None):
 def test_lists_only_read_are_lent_and_others_made():
     source = kernel.Gen(compiled(False)).source()
     assert "struct Lent : Grow<T>" in source
+    # (its own constructor: Lent<Id>() leaves the buffer unwritten, not zeroed)
+    assert "    Lent() {}" in source
     assert len(re.findall(r"uF_spread\(s, \(\[&\]\(Lent<Id>&& uV\d+_out\) __attribute__\(\(always_inline\)\) "
                           r"-> const List<Id>& \{", source)) == 4
     assert len(re.findall(r"return uV\d+_out\.lend\(\); \}\(Lent<Id>\(\)\)", source)) == 4

@@ -27,11 +27,14 @@ READS = ("size", "empty", "first", "last")   # (built-ins that read a list and k
 # (the buffer and header of a lent list: a Grow, written as the compact comprehension
 # writes it, then lent as a List<T> whose header is here, its count never reaching 0:
 # never given back, never appended to in place; a copy would outlive it, which the
-# printer's proof above rules out)
+# printer's proof above rules out; its constructor its own, so that ``Lent<T>()`` leaves
+# the buffer as a Grow's is, unwritten, where the one the compiler gives zeroed its 256
+# bytes at every call)
 LENT_CXX = """template <class T>
 struct Lent : Grow<T> {
     ListRep<T> r;
     List<T> l;
+    Lent() {}
     const List<T>& lend() {
         size_t k = this->n;
         if (k <= List<T>::HANDLE) {

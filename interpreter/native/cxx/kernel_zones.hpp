@@ -160,6 +160,14 @@ struct Zones {
         if (len[z] > 0 && t < 0) __builtin_unreachable();
         return t;
     }
+    // (a cell a walk of the occupied cells' bits gives, kernel_occupancy.py: it holds an
+    // item; said to the compiler, which then drops the tests of ``occupied(c)`` and
+    // ``empty(c)`` in what it puts in line, and of a top that is none with ``top``'s own
+    // hint; the top's test said too cost cherokee's kernel a function no longer put in
+    // line, 2% more instructions)
+    void held(Id z) const {
+        if (len[z] <= 0) __builtin_unreachable();
+    }
     // the top item of ``z``, or item 0 where it holds none: read where the rules read
     // the top only if the zone is occupied, the test and the read made together with no
     // branch (``occupied(c) and top(c).seat == s``: kernel_early.py, occupied_and)
