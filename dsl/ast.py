@@ -455,18 +455,19 @@ Stmt = Annotated[
     Field(discriminator="node"),
 ]
 
-EXPRESSIONS: tuple[str, ...] = tuple(c.__name__ for c in get_args(get_args(Expr)[0]))
+_EXPR_KINDS = get_args(get_args(Expr)[0])   # (the classes of ``Expr``'s union)
+
+EXPRESSIONS: tuple[str, ...] = tuple(c.__name__ for c in _EXPR_KINDS)
 """The kinds of expression: the nodes that have a value."""
 
-CLAUSED: tuple[str, ...] = tuple(c.__name__ for c in get_args(get_args(Expr)[0])
-                                 if {"clauses", "comp"} & set(c.model_fields))
+CLAUSED: tuple[str, ...] = tuple(c.__name__ for c in _EXPR_KINDS if {"clauses", "comp"} & set(c.model_fields))
 """The expressions with clauses (``for x in xs``): a comprehension, an aggregate of one."""
 
 LOOPS: tuple[str, ...] = (*CLAUSED, "Ray")
 """The expressions that loop: over lists (those with clauses) or along a ray
 (tests/test_construct_lists.py: a new kind of expression is decided there)."""
 
-LITERALS: tuple[str, ...] = tuple(c.__name__ for c in get_args(get_args(Expr)[0])
+LITERALS: tuple[str, ...] = tuple(c.__name__ for c in _EXPR_KINDS
                                   if c.__name__.endswith("Lit") and set(c.model_fields) <= {"node", "span", "value"})
 """The expressions that are a value written out: a number, a text, true or false, none."""
 

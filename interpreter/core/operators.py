@@ -355,12 +355,9 @@ class NotFolded(Exception):
     budget), which the rules must meet where they compute it."""
 
 
-FOLDED: dict[tuple[str, str], Operator] = {}
+FOLDED: dict[tuple[str, str], Operator] = {(op.node, op.op): op for op in OPERATORS.values() if op.fold}
 """The operation a static fold computes of each node and op (``("BinOp", "+")``: of
 ints), where one of its operations folds (at most one does: tests/test_operators.py)."""
-for _op in OPERATORS.values():
-    if _op.fold:
-        FOLDED[_op.node, _op.op] = _op
 
 _EACH = {"int": int, "bool": bool}   # (each operand of exactly this type)
 

@@ -28,8 +28,6 @@ from typing import TYPE_CHECKING, Any
 
 from ...dsl import ast as ir
 
-# calls of rule functions followed into their bodies at most (as core/occupancy.py)
-_DEPTH = 16
 # the types of the attributes an index is kept by (a value a table of the items holds)
 _TYPES = ("int", "bool", "enum")
 _SIMPLE = ("Var", "IntLit", "BoolLit")
@@ -57,8 +55,6 @@ class Tops:
     if TYPE_CHECKING:
         c: Any
 
-        @property
-        def counts_calls(self) -> set[str]: ...
         def harmless(self, e) -> bool: ...
         def _looked_into(self, e, depth: int): ...
         def _zone_test(self, e, func: str, var: str) -> bool: ...
@@ -82,9 +78,9 @@ class Tops:
             if found is None and self.harmless(left):
                 found = self._top_value(e.right, var, depth, env)
             return replace(found, exact=False) if found is not None else None
-        if node != "Call" or self.c.functions.get(e.func) is None:
+        if node != "Call":
             return None
-        fd = self._looked_into(e, depth)
+        fd = self._looked_into(e, depth)   # (a rule function's call, not deeper than core/occupancy.py's _DEPTH)
         if fd is None:
             return None
         for q, a in zip(fd.params, e.args):
@@ -115,10 +111,10 @@ class Tops:
             if kind.tag != "item" or side.name in self.c.item_vars.get(kind.arg, {}) or at.tag not in _TYPES \
                     or self.c.type_of(value) != at or not (self.harmless(value) or self._seat_of_name(value)):
                 return None
-            names = [n.name for n in ir.walk(value) if n.node == "Var"]
-            if var in names or (env is not None and any(n in env and env[n] is None for n in names)):
+            named = [n for n in ir.walk(value) if n.node == "Var"]
+            if any(n.name == var or (env is not None and n.name in env and env[n.name] is None) for n in named):
                 return None
-            if any(self.c.type_of(n).tag == "cell" for n in ir.walk(value) if n.node == "Var"):
+            if any(self.c.type_of(n).tag == "cell" for n in named):
                 return None   # (a cell of a loop around: its value is the loop's)
             return TopValue(kind.arg, side.name, at, value, env, True)
         return None

@@ -113,10 +113,15 @@ class TopWalks:
 
     def exact(self, comp) -> bool:
         """Whether ``count(comp)`` is how many bits are set (see the module)."""
+        return self._exact_plan(comp) is not None
+
+    def _exact_plan(self, comp):
+        """The plan of ``comp`` (see ``plan``) where ``count(comp)`` is how many bits are
+        set, else None."""
         if len(comp.clauses) != 1:
-            return False
+            return None
         found = self.plan(comp.clauses[0], comp.cond)
-        return found is not None and found[3].exact and len(found[4]) == 1
+        return found if found is not None and _exact(found) else None
 
     def _words(self, plan, sc: dict) -> tuple[str, str, int] | None:
         """The C++ declarations of the loop's words (``tr``: the value's bits, ``tm``: the
@@ -208,7 +213,7 @@ class TopWalks:
         pre, w, n = words
         lo = self.gen.occupied.lo
         m = self.gen.fresh("m")
-        held = " + ".join(f"bits_set({w}_r[{k}] & {w}_m[{k}])" for k in range(n)) or "0"
+        held = _held(w, n)
         if n == 1:
             head = f"for (uint64_t {m} = {w}_r[0] & {w}_m[0]; {m}; {m} &= {m} - 1) "
             at = f"{lo} + __builtin_ctzll({m})"
@@ -218,17 +223,17 @@ class TopWalks:
             at = f"{lo} + {w}_i * {_WORD} + __builtin_ctzll({m})"
         # (a condition that holds exactly on the cells walked is not tested again: it
         # counts nothing, fails nowhere the value did not)
-        rest = [] if plan[3].exact and len(plan[4]) == 1 else plan[4]
+        rest = [] if _exact(plan) else plan[4]
         return pre, held, f"{head}{{ const Id {var} = (Id)({at}); {CELL_ID.format(var)}{inside(rest)} }}"
 
     def count(self, comp, sc: dict) -> str | None:
         """``count(c for c in cells(b) if cond)`` where cond holds exactly on the cells whose
         top item has the value (see the module): how many bits are set, the board's cells
         counted as before; else None."""
-        if not self.exact(comp):
+        plan = self._exact_plan(comp)
+        if plan is None:
             return None
         cl = comp.clauses[0]
-        plan = self.plan(cl, comp.cond)
         words = self._words(plan, sc)
         if words is None:
             return None
@@ -237,6 +242,16 @@ class TopWalks:
         it = g.ty(cl.iter)
         xs = g.fresh("xs")
         work = "" if g.facts.counted(cl.iter) else f"W({counters(sc)}, {xs}.size()); "
-        held = " + ".join(f"bits_set({w}_r[{k}] & {w}_m[{k}])" for k in range(n)) or "0"
         return (f"([&]() -> I {{ const {g.ct(it)}& {xs} = {g.expr(cl.iter, sc, it)}; {work}{pre}"
-                f"return (I)({held}); }}())")
+                f"return (I)({_held(w, n)}); }}())")
+
+
+def _exact(plan) -> bool:
+    """Whether the loop's condition holds exactly on the cells walked (its ``TopValue``
+    exact, no conjunct left after it): not tested again, a count of them the bits set."""
+    return plan[3].exact and len(plan[4]) == 1
+
+
+def _held(w: str, n: int) -> str:
+    """The C++ of how many cells the loop's ``n`` words (prefix ``w``) hold."""
+    return " + ".join(f"bits_set({w}_r[{k}] & {w}_m[{k}])" for k in range(n)) or "0"
