@@ -33,6 +33,8 @@ function three(c: b, s: int): bool =
 # (a fold whose condition counts work, a loop in the rule function it calls: as before)
 function crowded(c: b): bool = count(y for y in cells(b) if occupied(y) and y.row == c.row) > 1
 function busy(c: b, dr: int, dc: int): int = count(y for y in ray(c, row: dr, col: dc) if crowded(y))
+# (a ray whose steps may be past those kept: made as a list where they are)
+function far(c: b, dr: int): int = count(y for y in ray(c, row: dr, col: 0) if occupied(y))
 turn {
   let s = seat(active)
   choose x from [c for c in cells(b) if empty(c)] as "place"
@@ -41,7 +43,7 @@ turn {
   move d to x
   done = three(x, s)
   seen = seen + weight(x, 1, 1) + (if open(x, -1, 0) then 3 else 0) + (if wide(x, 0, -1) then 5 else 0)
-    + busy(x, 0, 1) + busy(x, 1, 0)
+    + busy(x, 0, 1) + busy(x, 1, 0) + far(x, 3) * 7 + far(x, -1) * 11
 }
 end when done or size(box) == 0
 score(p) = if done and p == active then seen else 0
@@ -63,6 +65,8 @@ def test_a_fold_along_a_ray_is_in_line_with_its_loop_and_unkept():
         # (its loop's lambda in line too: the steps its callers give, constants, folded in)
         assert "return ([&]() __attribute__((always_inline)) -> " in body
         assert f"uK_{name}" not in source and f"uKB_{name}" not in source
+        # (the kept ray's cells read from its flat row, no list's handle followed)
+        assert re.search(r"if \(!RAY\d+_span\(", body) and "_ref(" not in body
     # (three's eight runs call the walk itself, each with its two steps written in)
     three = next(r for r in source.splitlines() if re.match(r"static (inline )?bool uF_three\(St& s", r) and "{" in r)
     assert three.count("uF_run(s, uA_c, ") == 8

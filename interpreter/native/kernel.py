@@ -360,6 +360,10 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
             if whole and it.node == "Aggregate" and it.func == "until" and it.comp.cond is not None:
                 inside = clause(i + 1, deeper, cond)
                 return self._until_loop(it, inner, (var, el), inside, reserve if i == 0 else None)
+            span = self.ray_span(it, inner) if reserve is None or i > 0 else None
+            if span is not None:   # (a kept ray read from its row: kernel_walk_views.py)
+                work = "" if self.facts.counted(it) else f"W({counters(inner)}, {span[2]}); "
+                return f"{{ {span[0]}{work}{sized(span[2])}{self.span_loop(span, var, clause(i + 1, deeper, cond))} }}"
             xs = self.fresh("xs")
             work = "" if self.facts.counted(it) else f"W({counters(inner)}, {xs}.size()); "
             if reserve is not None and i == 0:
@@ -457,6 +461,12 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         inner[cl.var] = (var, t.arg)
         cond = self.expr(comp.cond, inner, BOOL)
         xs, n = self.fresh("xs"), self.fresh("n")
+        span = self.ray_span(cl.iter, sc)   # (a kept ray read from its row: kernel_walk_views.py)
+        if span is not None:
+            more = f"{reserve}.reserve({span[2]}); " if reserve is not None else ""
+            return (f"{{ {span[0]}{more}I {n} = 0; "
+                    + self.span_loop(span, var, f"++{n}; {{ {inside} }} if ({cond}) break; ")
+                    + f" W({counters(sc)}, 2 * {n}); }}")
         ray = self.ray_ref(cl.iter, sc)
         ref = "&" if ray or self._named(cl.iter, sc) else ""
         more = f"{reserve}.reserve({xs}.size()); " if reserve is not None else ""

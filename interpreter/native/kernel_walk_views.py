@@ -146,6 +146,34 @@ class WalkViews:
                     f"return {w}; }}())")
         return f"{head}const {self.ct(t)} {xs} = {self.expr(cl.iter, sc, t)}; {walk}"
 
+    def ray_span(self, ray, sc: dict) -> tuple[str, str, str] | None:
+        """A loop's list that is the kept ray ``ray``, read from where its cells are kept
+        (``_ray_spans``: a flat row, else a ``RaySpan``), no list's handle followed: the
+        C++ that binds its start and steps once, then a pointer to its cells and their
+        number (a ray not kept, its steps past RAY_STEP, made into a list of the loop's
+        own, as ``fn_ref`` made it), and the names of the pointer and of the number; None
+        where its rays are never kept. The loop then walks the same cells, its work
+        counted as before."""
+        spans = self._ray_spans(ray) if ray.node == "Ray" else None
+        if spans is None:
+            return None
+        names = [self.fresh("a")] + [self.fresh("d") for _ in ray.steps]
+        binds = f"const Id {names[0]} = {self.expr(ray.start, sc)}; " + "".join(
+            f"const I {d} = nn({self.expr(a.value, sc, INT)}); " for d, a in zip(names[1:], ray.steps))
+        args = ", ".join(names)
+        xs, own = self.fresh("xs"), self.fresh("own")
+        return (f"{binds}List<Id> {own}; const Id* {xs}; size_t {xs}_n; if (!{spans}_span({args}, {xs}, {xs}_n)) "
+                f"{{ {own} = {spans}({args}); {xs} = {own}.begin(); {xs}_n = {own}.size(); }} ", xs, f"{xs}_n")
+
+    @staticmethod
+    def span_loop(span: tuple[str, str, str], var: str, inside: str) -> str:
+        """The loop over a ray's cells read in place (``ray_span``): each a cell, never
+        none (kernel_walks.CELL_ID), bound to ``var`` around ``inside``."""
+        _, xs, n = span
+        q = xs + "_q"
+        return (f"for (const Id* {q} = {xs}, * const {q}e = {xs} + {n}; {q} != {q}e; ++{q}) "
+                f"{{ const Id& {var} = *{q}; {CELL_ID.format(var)}{inside} }}")
+
     def _ends_type(self, el: str) -> str:
         """``WalkEnds<el>``: a walk's number of elements and its first and last, all a
         function that reads its ends alone reads of it (``lfirst``, ``llast``, ``size``,
