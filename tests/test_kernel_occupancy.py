@@ -84,7 +84,7 @@ def test_the_kernel_walks_the_index_where_only_occupied_cells_pass():
             text = function_text(source, name)
             # (static_count's static part first, then mine: the static cells' bits and the
             # seat's, kernel_tops.py)
-            assert (".z.occ[" in text or ".z.tops[" in text) == (board is not None or name == "static_count"), name
+            assert (".z.occ[" in text or ".z.tops_of(" in text) == (board is not None or name == "static_count"), name
             # (each cell the occupied cells' bits give said to hold an item: Zones::held)
             assert (".z.held(" in text) == (".z.occ[" in text), name
     assert ".z.occ[" in function_text(source, "sum_theirs")   # (top(c).seat != seat(p): no value)
@@ -122,7 +122,7 @@ def test_chess_walks_its_men_by_the_index():
     assert "s.z.occ[0]; " in function_text(source, "insufficient_material")
     assert "s.z.held(" in function_text(source, "insufficient_material")
     for name in ("king_square", "legal"):   # (a man of one colour: by the colour, kernel_tops.py)
-        assert "s.z.tops[" in function_text(source, name), name
+        assert "s.z.tops_of(" in function_text(source, name), name
     # (a relation's row walked by its bits: the knights' jumps of attacked)
     assert "s.z.occ[0] & T" in function_text(source, "attacked")
     assert "s.z.held(" in function_text(source, "attacked")

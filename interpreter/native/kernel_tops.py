@@ -18,7 +18,7 @@ a ``count`` of the loop's cells is how many bits are set.
 
 A value's slot is found by comparing it with the attribute of one item of each value
 the items have (the kernel's own table and ``eq``); a value no item has walks no cell
-(the row after the last, of no bit).
+(``no_tops``, a row of no bit outside the state).
 The index is kept only where a loop walks it, for at most ``_SLOTS`` values in all."""
 from __future__ import annotations
 
@@ -143,7 +143,7 @@ class TopWalks:
             return None
         value = self._value(tv, sc)
         w = g.fresh("tw")
-        return (f"const uint64_t* {w}_r = {state(sc)}.z.tops[{slot}({value})]; "
+        return (f"const uint64_t* {w}_r = {state(sc)}.z.tops_of({slot}({value})); "
                 f"const uint64_t* {w}_m = {mask}; ", w, words)
 
     def _value(self, tv, sc: dict) -> str:

@@ -48,7 +48,8 @@ static inline uint64_t occ_mask(int w, int a, int b) {
 // zone of ``occ``'s, set while the zone's top item has that value (append and unlink keep
 // it): a loop over a board's cells whose condition holds only where the top item has a
 // value walks those bits, a count of them is how many are set
-// (interpreter/native/kernel_tops.py).
+// (interpreter/native/kernel_tops.py). A value no item has reads the row ``no_tops``, of
+// no bit, kept out of the state (a word less to copy).
 // (the bits set in a word, with no call where the processor's instruction is not
 // assumed: -O2 for any x86-64 calls libgcc's __popcountdi2 for __builtin_popcountll)
 static inline int bits_set(uint64_t x) {
@@ -75,9 +76,14 @@ struct Zones {
     [[no_unique_address]] std::conditional_t<STAMPED, Lineage, NoLineage> lin;
     uint64_t occ[(OCC_N + 63) / 64];  // (OCC_N > 0: see above; else no byte)
     static constexpr int NT = OCC_N > 0 ? TOPS::N : 0;
-    // (NT > 0: see above, and a row NT of no bit, a value no item has; else no byte)
-    uint64_t tops[NT > 0 ? NT + 1 : 0][(OCC_N + 63) / 64];
+    uint64_t tops[NT][(OCC_N + 63) / 64];   // (NT > 0: see above; else no byte)
+    static constexpr uint64_t no_tops[(OCC_N + 63) / 64 > 0 ? (OCC_N + 63) / 64 : 1] = {};
 
+    // the bits of value slot k (NT: a value no item has, no bit)
+    const uint64_t* tops_of(int k) const {
+        if constexpr (NT > 0) return k < NT ? tops[k] : no_tops;
+        else return no_tops;
+    }
     // the bits of zone z in ``tops`` anew, its top item now t (-1: none), where it has them
     void tops_put(Id z, Id t) {
         if constexpr (NT > 0) {
@@ -106,7 +112,7 @@ struct Zones {
         for (int i = 0; i < NI; ++i) prv[i] = nxt[i] = -1;
         for (int z = 0; z < NZ; ++z) head[z] = tail[z] = -1, len[z] = 0;
         if constexpr (OCC_N > 0) std::fill(occ, occ + (OCC_N + 63) / 64, 0ULL);
-        if constexpr (NT > 0) for (int k = 0; k <= NT; ++k) std::fill(tops[k], tops[k] + (OCC_N + 63) / 64, 0ULL);
+        if constexpr (NT > 0) for (int k = 0; k < NT; ++k) std::fill(tops[k], tops[k] + (OCC_N + 63) / 64, 0ULL);
         if constexpr (STAMPED) {
             uint64_t t = ++ZONE_CLOCK;
             for (int z = 0; z < NZ; ++z) stamp[z] = t;
