@@ -120,14 +120,16 @@ def test_no_macro_keyword_or_name_of_the_kernel_has_the_form_of_a_ruleset_s_name
         assert not FORM.findall(hpp.read_text(encoding="utf-8")), hpp
     # every identifier of that form in a kernel's C++ is one of its ruleset's names (or
     # a hidden local's, '$it3', or a temporary's, 'V12' 'xs', and the pointer into a
-    # temporary list, 'out_p'): no other code uses the form
+    # temporary list, 'out_p', the rows and masks of the cells by their top item,
+    # 'tw_r' 'tw_m' 'tw_i', kernel_tops.py): no other code uses the form
     prog = hostile_rules(0).for_players(2)
     source = kernel.Gen(prog).source()
     declared = set(hostile.NAMES)
     for code in set(FORM.findall(source)):
         tag, name = read_ident(code)
         assert name in declared or re.fullmatch(r"\$[a-z]+[0-9]+", name) or \
-            (tag.startswith("V") and name in ("lo", "hi", "xs", "out", "out_p", "n", "sum", "m")), code
+            (tag.startswith("V") and name in ("lo", "hi", "xs", "out", "out_p", "n", "sum", "m", "tw_r", "tw_m",
+                                          "tw_i")), code
     assert cxx_text.ident("F", "OK") + "(s, " in source     # (the function OK, called)
 
 
