@@ -74,6 +74,22 @@ SLOW = {
         "test_the_keys_count_the_work_of_the_texts_as_python",
         "test_names_joined_of_parts_of_known_sizes_are_keyed_as_python_counts_them",
     ),
+    # (lockstep and budget tests of 2026-12-01: each file's text checks stay quick)
+    "test_kernel_tops.py": (
+        "test_the_work_counted_is_python_s_to_the_last_unit",
+        "test_top_walks_keep_python_s_state_after_every_move",
+        "test_games_by_their_tops_play_as_python",
+        "test_a_bundled_variant_by_its_tops_plays_as_python",
+    ),
+    "test_kernel_first_filled.py": (
+        "test_a_list_made_once_gives_python_s_games_states_and_work",
+    ),
+    "test_kernel_ray_folds.py": (
+        "test_folds_in_line_give_python_s_games_and_work",
+    ),
+    "test_lang_tuples.py": (
+        "test_the_kernel_plays_tuples_as_python",
+    ),
     "test_kernel_branch_loops.py": (
         "test_branches_walked_in_place_give_python_s_games_and_work",
     ),
