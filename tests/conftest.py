@@ -513,9 +513,11 @@ SLOW = {
         "test_random_games",
         "test_random_games_in_a_locale_of_texts_only",
     ),
-    "test_ray.py": (
+    "test_ray.py": (   # (every test that starts a local cluster: none starts in the quick tier)
         "test_a_ray_that_cannot_start_is_one_line_and_exit_1",
         "test_ray_gives_the_same_numbers_as_the_local_run",
+        "test_a_worker_killed_mid_run_leaves_stdout_to_the_json_document",
+        "test_a_worker_that_always_dies_is_an_error_and_stdout_only_its_document",
     ),
     "test_records.py": (
         "test_simulate_saves_records_that_replay",
