@@ -86,7 +86,7 @@ class OccupiedWalks:
         words = [f"{occ}[{k}]" + ("" if mask == (1 << _WORD) - 1 else f" & {mask:#x}ULL")
                  for k in range(first, last + 1)
                  for mask in [_mask(max(a, k * _WORD) - k * _WORD, min(b, k * _WORD + _WORD - 1) - k * _WORD)]]
-        held = " + ".join(f"__builtin_popcountll({x})" for x in words)
+        held = " + ".join(f"bits_set({x})" for x in words)   # (no call to libgcc: kernel_zones.hpp)
         if first == last:
             head, at = set_bits(m, words[0], self.lo + first * _WORD)
         else:
