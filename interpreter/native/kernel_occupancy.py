@@ -86,15 +86,12 @@ class OccupiedWalks:
         words = [f"{occ}[{k}]" + ("" if mask == (1 << _WORD) - 1 else f" & {mask:#x}ULL")
                  for k in range(first, last + 1)
                  for mask in [_mask(max(a, k * _WORD) - k * _WORD, min(b, k * _WORD + _WORD - 1) - k * _WORD)]]
-        held = " + ".join(f"__builtin_popcountll({x})" for x in words)
+        held = " + ".join(f"bits_set({x})" for x in words)   # (no call to libgcc: kernel_zones.hpp)
         if first == last:
-            head = f"for (uint64_t {m} = {words[0]}; {m}; {m} &= {m} - 1) "
-            at = f"{self.lo + first * _WORD} + __builtin_ctzll({m})"
+            head, at = set_bits(m, words[0], self.lo + first * _WORD)
         else:
             w = g.fresh("w")
-            head = (f"for (int {w} = {first}; {w} <= {last}; ++{w}) "
-                    f"for (uint64_t {m} = {occ}[{w}] & occ_mask({w}, {a}, {b}); {m}; {m} &= {m} - 1) ")
-            at = f"{self.lo} + {w} * {_WORD} + __builtin_ctzll({m})"
+            head, at = set_bits(m, f"{occ}[{w}] & occ_mask({w}, {a}, {b})", self.lo, (w, first, f"<= {last}"))
         known = "" if empty else _held(sc, var)
         return f"{head}{{ const Id {var} = (Id)({at}); {CELL_ID.format(var)}{known}{inside()} }}", held
 
@@ -117,12 +114,10 @@ class OccupiedWalks:
         row = f"(size_t)nn({g.expr(cl.iter.args[0], sc)}) * {words}"
         occ = f"{state(sc)}.z.occ"
         if words == 1:
-            head = f"for (uint64_t {m} = {occ}[0] & {bits}[{row}]; {m}; {m} &= {m} - 1) "
-            at = f"{self.lo} + __builtin_ctzll({m})"
+            head, at = set_bits(m, f"{occ}[0] & {bits}[{row}]", self.lo)
         else:
-            head = (f"const uint64_t* {w} = {bits} + {row}; for (int {w}_i = 0; {w}_i < {words}; ++{w}_i) "
-                    f"for (uint64_t {m} = {occ}[{w}_i] & {w}[{w}_i]; {m}; {m} &= {m} - 1) ")
-            at = f"{self.lo} + {w}_i * {_WORD} + __builtin_ctzll({m})"
+            head, at = set_bits(m, f"{occ}[{w}_i] & {w}[{w}_i]", self.lo, (f"{w}_i", 0, f"< {words}"))
+            head = f"const uint64_t* {w} = {bits} + {row}; {head}"
         return f"{{ {head}{{ const Id {var} = (Id)({at}); {CELL_ID.format(var)}{_held(sc, var)}{inside()} }} }}", None
 
     def _row_bits(self, name: str) -> str | None:
@@ -172,6 +167,21 @@ class OccupiedWalks:
                 f"{out}.resize({xs}.size()); auto* const {out}_p = {out}.d; "
                 f"std::fill({out}_p, {out}_p + {xs}.size(), {g.ct(t.arg)}({g.expr(k, sc, t.arg)})); "
                 f"{walk[0]} {n} = {xs}.size(); }}")
+
+
+def set_bits(m: str, word: str, lo: int, words: tuple[str, int, str] | None = None) -> tuple[str, str]:
+    """The head of a C++ loop over the bits set in the index's word ``word``, lowest
+    first (``m``: the variable of the bits left), and the C++ of the cell of the bit
+    walked: bit k of the word is the cell ``lo + k``. Where the bits are in more than
+    one word, ``words`` = (``i``, the first word, the test that ``i`` is not past the
+    last, as ``"<= 2"`` or ``"< 2"``): an outer loop over ``i``, ``word`` read at ``i``,
+    bit k of word ``i`` the cell ``lo + i * 64 + k``. (Every walk of the index's bits:
+    here, the relations' rows, kernel_tops.py.)"""
+    bits = f"for (uint64_t {m} = {word}; {m}; {m} &= {m} - 1) "
+    if words is None:
+        return bits, f"{lo} + __builtin_ctzll({m})"
+    i, first, test = words
+    return f"for (int {i} = {first}; {i} {test}; ++{i}) {bits}", f"{lo} + {i} * {_WORD} + __builtin_ctzll({m})"
 
 
 def _held(sc: dict, var: str) -> str:

@@ -22,6 +22,7 @@ the items have (the kernel's own table and ``eq``); a value no item has walks no
 The index is kept only where a loop walks it, for at most ``_SLOTS`` values in all."""
 from __future__ import annotations
 
+from .kernel_occupancy import set_bits
 from .kernel_reads import carried, counters, reads_of, state
 from .kernel_types import INT
 from .kernel_walks import CELL_ID
@@ -215,12 +216,9 @@ class TopWalks:
         m = self.gen.fresh("m")
         held = _held(w, n)
         if n == 1:
-            head = f"for (uint64_t {m} = {w}_r[0] & {w}_m[0]; {m}; {m} &= {m} - 1) "
-            at = f"{lo} + __builtin_ctzll({m})"
+            head, at = set_bits(m, f"{w}_r[0] & {w}_m[0]", lo)
         else:
-            head = (f"for (int {w}_i = 0; {w}_i < {n}; ++{w}_i) "
-                    f"for (uint64_t {m} = {w}_r[{w}_i] & {w}_m[{w}_i]; {m}; {m} &= {m} - 1) ")
-            at = f"{lo} + {w}_i * {_WORD} + __builtin_ctzll({m})"
+            head, at = set_bits(m, f"{w}_r[{w}_i] & {w}_m[{w}_i]", lo, (f"{w}_i", 0, f"< {n}"))
         # (a condition that holds exactly on the cells walked is not tested again: it
         # counts nothing, fails nowhere the value did not)
         rest = [] if _exact(plan) else plan[4]
