@@ -69,10 +69,11 @@ def test_many_kernel_games_are_the_reference_s_and_their_results_their_own(lanes
     # lanes takes AVX-512, else AVX2, where the processor has it, and the seeds' SHA-256
     # AVX-512's lanes for a group of 16 or more, else SHA-NI where the processor has it:
     # built with -DMK_NO_AVX512 the kernel takes AVX2 at most (and SHA-NI), with
-    # -DMK_NO_SHA no SHA-NI, with -DMK_NO_AVX2 the other way (SSE2, NEON or plain);
+    # -DMK_NO_SHA no SHA-NI, with -DMK_NO_AVX2 the other way (SSE2, NEON or plain), and
+    # with -DMK_NO_POPCNT counts of bits (won(p), cxx/kernel_zones.hpp) without POPCNT;
     # each must give the very same words
     flags = {"without AVX-512": "-DMK_NO_AVX512", "without AVX-512 and SHA-NI": "-DMK_NO_AVX512 -DMK_NO_SHA",
-             "without AVX2": "-DMK_NO_AVX2 -DMK_NO_SHA"}.get(lanes)
+             "without AVX2": "-DMK_NO_AVX2 -DMK_NO_SHA -DMK_NO_POPCNT"}.get(lanes)
     if flags:   # (one lone build: no precompiled runtime made for it)
         monkeypatch.setenv("MEEPLE_KERNEL_CXXFLAGS", "-O0 " + flags)
         monkeypatch.setenv("MEEPLE_KERNEL_PCH", "0")

@@ -51,11 +51,21 @@ static inline uint64_t occ_mask(int w, int a, int b) {
 // (interpreter/native/kernel_tops.py). A value no item has reads the row ``no_tops``, of
 // no bit, kept out of the state (a word less to copy).
 // (the bits set in a word, with no call where the processor's instruction is not
-// assumed: -O2 for any x86-64 calls libgcc's __popcountdi2 for __builtin_popcountll)
+// assumed: -O2 for any x86-64 calls libgcc's __popcountdi2 for __builtin_popcountll.
+// There the processor's POPCNT where it has it, asked of libgcc's record of the
+// processor as the word is counted, a test of a byte in memory; else, or built with
+// -DMK_NO_POPCNT (tests/test_playouts.py), the bits summed in the word's halves)
 static inline int bits_set(uint64_t x) {
 #if defined(__POPCNT__) || !defined(__x86_64__)
     return __builtin_popcountll(x);
 #else
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(MK_NO_POPCNT)
+    if (__builtin_expect(__builtin_cpu_supports("popcnt"), 1)) {
+        uint64_t n;
+        __asm__("popcntq %1, %0" : "=r"(n) : "rm"(x));
+        return (int)n;
+    }
+#endif
     x = x - ((x >> 1) & 0x5555555555555555ULL);
     x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
     x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
