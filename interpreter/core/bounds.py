@@ -34,7 +34,8 @@ class Bounds:
         expression says it whatever the state: a literal, a seat or the number of
         players (the program's), a static coordinate of a board's cell, and what
         arithmetic, abs, min, max, a choice and a call of a function whose body is such
-        make of them, a loop's variable over such (``_loop_range``); ``known``: the
+        make of them, a loop's variable over such (``_loop_range``), a count over a list
+        whose length is known (``length_bound``: from 0 to it); ``known``: the
         ranges of other names (an inlined function's parameters); else None. (A value that is not an integer, such as none where a cell is
         expected, fails before any arithmetic on it.)"""
         match e.node:
@@ -54,6 +55,9 @@ class Bounds:
                 values = [ns[f"C_{e.name}"][c] for c in ns.get(f"BOARD_{self.c.type_of(e.obj).arg}", ())]
                 if values and all(type(v) is int for v in values):
                     return min(values), max(values)
+            case "Aggregate" if e.func == "count":   # (at most as many as the loops give)
+                n = self.length_bound(e.comp, depth)
+                return None if n is None else (0, n)
             case "Call" if self.c.calls_builtin(e.func) and (span := PRIMITIVES[e.func].span) is not None:
                 return span([self.int_range(a, known, depth) for a in e.args], self.p.n)
             case "Var":
@@ -75,6 +79,32 @@ class Bounds:
             a, b = self.int_range(it.left, None, depth), self.int_range(it.right, None, depth)
             if a is not None and b is not None:
                 return a[0], b[1]
+        return None
+
+    def length_bound(self, e, depth: int = 0) -> int | None:
+        """The most elements a list expression can have, where the expression says it
+        whatever the state: a list written out, a range whose ends' ranges are known, a
+        ray (distinct cells of its board: at most the board's cells), ``until`` of such,
+        and a comprehension over such (the product of its loops'); else None."""
+        match e.node:
+            case "ListLit":
+                return len(e.items)
+            case "Ray":
+                cells = self.p.ns.get(f"BOARD_{self.c.type_of(e.start).arg}")
+                return None if cells is None else len(cells)
+            case "Aggregate" if e.func == "until":
+                return self.length_bound(e.comp, depth)
+            case "Comprehension":
+                n = 1
+                for cl in e.clauses:
+                    k = self.length_bound(cl.iter, depth)
+                    if k is None:
+                        return None
+                    n *= k
+                return n
+            case "BinOp" if e.op == "..":
+                a, b = self.int_range(e.left, None, depth), self.int_range(e.right, None, depth)
+                return None if a is None or b is None else max(0, b[1] - a[0] + 1)
         return None
 
     def arg_ranges(self, fd, args, known: dict[str, Span] | None, depth: int = 0) -> dict[str, Span]:
