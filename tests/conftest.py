@@ -87,8 +87,10 @@ SLOW = {
     "test_kernel_ray_folds.py": (
         "test_folds_in_line_give_python_s_games_and_work",
     ),
-    "test_lang_tuples.py": (
+    "test_lang_tuples.py": (   # (every test that builds the tuples' kernel)
         "test_the_kernel_plays_tuples_as_python",
+        "test_a_kernel_resumes_a_frame_that_holds_a_tuple",
+        "test_a_tuple_among_moves_without_an_object_is_played_by_the_kernel",
     ),
     "test_kernel_branch_loops.py": (
         "test_branches_walked_in_place_give_python_s_games_and_work",
@@ -255,10 +257,12 @@ SLOW = {
     "test_web_postgres.py": (
         "test_two_servers_share_tables_and_moves",
     ),
-    "test_web_browser.py": (
+    "test_web_browser.py": (   # (the quick tier keeps the other browser tests)
         "test_two_seats_play_a_whole_game_of_hearts_in_two_browsers",
         "test_a_board_is_drawn_and_a_cell_picks_its_moves",
         "test_the_lobby_starts_a_table_whose_link_plays",
+        "test_a_seat_passes_its_three_cards_in_a_row_while_the_other_has_not_chosen",
+        "test_on_a_phone_the_board_comes_before_the_list_of_moves",
     ),
     "test_api_doc.py": (
         "test_api_example_runs",
@@ -552,6 +556,7 @@ SLOW = {
     ),
     "test_site.py": (
         "test_every_page_is_built",
+        "test_meeple_code_is_highlighted",
     ),
     "test_states.py": (
         "test_mutated_states_load_and_play_or_are_refused",
