@@ -60,6 +60,19 @@ end when n == 24
 score(p) = last + seat(p)
 """
 
+def _asks(source: str) -> list[str]:
+    """The kernel's decisions over a list (``all_``), a line each."""
+    return [line for line in source.split("\n") if "s.site = " in line and "all_" in line]
+
+
+def _taken_and_ordered(source: str) -> tuple[list, list]:
+    """Of the decisions over a list, those that take their options as made, and those
+    that order them first."""
+    asks = _asks(source)
+    return ([a for a in asks if "COUNTED = (long long)all_.size(); else s.opts." in a],
+            [a for a in asks if "count_ordered(all_)" in a])
+
+
 
 def compiled(native: bool):
     return program_of(RULES, "ordered.meeple", native)
@@ -69,9 +82,7 @@ def compiled(native: bool):
 def test_options_in_order_by_construction_are_taken_as_made():
     from meeple.interpreter.native import kernel
     source = kernel.Gen(compiled(False)).source()
-    asks = [line for line in source.split("\n") if "s.site = " in line and "all_" in line]
-    taken = [a for a in asks if "COUNTED = (long long)all_.size(); else s.opts." in a]
-    ordered = [a for a in asks if "count_ordered(all_)" in a]
+    taken, ordered = _taken_and_ordered(source)
     # (range: made in order; place: made in order, kept as a product, kernel_products.py;
     # swap, twice and listed: ordered as before)
     products = [line for line in source.split("\n") if "s.site = " in line and "COUNTED = (long long)lz_.size() * 3;" in line]
@@ -241,9 +252,7 @@ def stepping(native: bool, budgets=None):
 def test_moves_of_cells_stepped_by_their_coordinates_are_taken_as_made():
     from meeple.interpreter.native import kernel
     source = kernel.Gen(stepping(False)).source()
-    asks = [line for line in source.split("\n") if "s.site = " in line and "all_" in line]
-    taken = [a for a in asks if "COUNTED = (long long)all_.size(); else s.opts." in a]
-    ordered = [a for a in asks if "count_ordered(all_)" in a]
+    taken, ordered = _taken_and_ordered(source)
     # (step, hop, again and wait: made in order, hop's moves each jumps(c)'s, which
     # start with c; back, swap and cross: ordered)
     assert len(taken) == 4 and len(ordered) == 3, (len(taken), len(ordered))
@@ -327,9 +336,7 @@ def leads(native: bool, budgets=None):
 def test_options_a_local_holds_made_in_order_are_taken_as_made():
     from meeple.interpreter.native import kernel
     source = kernel.Gen(leads(False)).source()
-    asks = [line for line in source.split("\n") if "s.site = " in line and "all_" in line]
-    taken = [a for a in asks if "COUNTED = (long long)all_.size(); else s.opts." in a]
-    ordered = [a for a in asks if "count_ordered(all_)" in a]
+    taken, ordered = _taken_and_ordered(source)
     assert len(taken) == 1 and len(ordered) == 2, (len(taken), len(ordered))
     assert kernel_plays_as_python(leads(True), leads(False), 6) > 60
     kernel_playouts_as_python(leads(True), leads(False), 12, seed=1)
@@ -360,7 +367,7 @@ score(p) = n
 def test_a_name_that_hides_an_enum_is_no_list_in_order():
     from meeple.interpreter.native import kernel
     source = kernel.Gen(program_of(SHADOWED, "shadowed.meeple", False)).source()
-    asks = [line for line in source.split("\n") if "s.site = " in line and "all_" in line]
+    asks = _asks(source)
     assert len(asks) == 4 and all("count_ordered(all_)" in a for a in asks)
     fast, plain = program_of(SHADOWED, "shadowed.meeple", True), program_of(SHADOWED, "shadowed.meeple", False)
     a, b = fast.new_game(2, 0), plain.new_game(2, 0)

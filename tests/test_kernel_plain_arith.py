@@ -40,6 +40,22 @@ score(p) = total
 """
 
 
+def _played_as_python(fast, plain, seeds: int):
+    """Random games (a seed each below ``seeds``) by the kernel and by Python in step, the
+    kernel's state Python's at every move and both at the end: Python's game at each end."""
+    for seed in range(seeds):
+        a, b = fast.new_game(2, seed), plain.new_game(2, seed)
+        rnd = random.Random(seed)
+        while not b.over:
+            assert kernel_difference(a.kernel_state(), b) is None, seed
+            i = rnd.randrange(b.move_count())
+            a.apply(i)
+            b.apply(i)
+            assert a.live
+        assert a.result == b.result and a.state == b.state
+        yield b
+
+
 def test_sums_of_known_ranges_are_plain_and_play_as_python_s():
     src = SourceSet(base=parse(RULES, "arith.meeple"), sources={"arith.meeple": RULES})
     plain = compile_sources(src).for_players(2)
@@ -52,16 +68,7 @@ def test_sums_of_known_ranges_are_plain_and_play_as_python_s():
     fast = compile_sources(src)
     assert fast.use_native(report=False, kernel_only=True)
     fast = fast.for_players(2)
-    for seed in range(4):
-        a, b = fast.new_game(2, seed), plain.new_game(2, seed)
-        rnd = random.Random(seed)
-        while not b.over:
-            assert kernel_difference(a.kernel_state(), b) is None, seed
-            i = rnd.randrange(b.move_count())
-            a.apply(i)
-            b.apply(i)
-            assert a.live
-        assert a.result == b.result and a.state == b.state
+    for b in _played_as_python(fast, plain, 4):
         assert b.state["vars"]["total"] != 0
     assert fast.native_fallbacks == 0
 
@@ -107,15 +114,6 @@ def test_counts_over_lists_of_known_length_are_summed_plainly_and_play_as_python
     assert fast.use_native(report=False, kernel_only=True)
     fast = fast.for_players(2)
     scores = set()
-    for seed in range(4):
-        a, b = fast.new_game(2, seed), plain.new_game(2, seed)
-        rnd = random.Random(seed)
-        while not b.over:
-            assert kernel_difference(a.kernel_state(), b) is None, seed
-            i = rnd.randrange(b.move_count())
-            a.apply(i)
-            b.apply(i)
-            assert a.live
-        assert a.result == b.result and a.state == b.state
+    for b in _played_as_python(fast, plain, 4):
         scores.add(b.state["vars"]["top_run"])
     assert fast.native_fallbacks == 0 and len(scores) > 1
