@@ -12,6 +12,20 @@ from .kernel_types import INT
 _DENSE = 4096             # the most values a table by the value spans
 
 
+def rows_by_value(passing: list, keys: list) -> tuple[int, int, list[list[int]]] | None:
+    """The cells of ``passing`` by their key's value (``keys``, in order): the least
+    value, the most, and a row of cells per value from the least, then none's row, then
+    an empty row (a value out of range); None where the values span more than _DENSE."""
+    ints = [k for k in keys if k is not None]
+    lo, hi = (min(ints), max(ints)) if ints else (0, -1)
+    if hi - lo + 1 > _DENSE:
+        return None
+    rows: list[list[int]] = [[] for _ in range(hi - lo + 3)]
+    for z, k in zip(passing, keys):
+        rows[hi - lo + 1 if k is None else k - lo].append(z)
+    return lo, hi, rows
+
+
 class CellFilters:
     """The static conditions of the loops of one program (``gen``: its kernel.Gen)."""
 
@@ -63,13 +77,10 @@ class CellFilters:
     def _by_value(self, board: str, what: str, passing: list, keys: list) -> str | None:
         """A function of a value: the cells of ``passing`` whose key (``keys``, in
         order) is that value, as a static list (none has its own)."""
-        ints = [k for k in keys if k is not None]
-        lo, hi = (min(ints), max(ints)) if ints else (0, -1)
-        if hi - lo + 1 > _DENSE:
+        by = rows_by_value(passing, keys)
+        if by is None:
             return None
-        rows: list[list[int]] = [[] for _ in range(hi - lo + 3)]   # (then none's, then the empty list)
-        for z, k in zip(passing, keys):
-            rows[hi - lo + 1 if k is None else k - lo].append(z)
+        lo, hi, rows = by
         tables = self.gen.tables
         arr = tables.table(("CELLS_BY", board, what), lambda t: tables._rows(t, rows)[0],
                            lambda t: tables._rows(t, rows)[1])

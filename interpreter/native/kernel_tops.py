@@ -22,6 +22,7 @@ the items have (the kernel's own table and ``eq``); a value no item has walks no
 The index is kept only where a loop walks it, for at most ``_SLOTS`` values in all."""
 from __future__ import annotations
 
+from .kernel_cells import rows_by_value
 from .kernel_occupancy import set_bits
 from .kernel_reads import carried, counters, reads_of, state
 from .kernel_types import INT
@@ -29,7 +30,6 @@ from .kernel_walks import CELL_ID
 
 _WORD = 64
 _SLOTS = 32   # (the values indexed at most: an item's slots are the bits of a word)
-_DENSE = 4096   # (the most values a table by a key's value spans, as kernel_cells.py)
 
 
 class TopWalks:
@@ -185,13 +185,10 @@ class TopWalks:
             return f"{fn}({g.expr(f.seat_of, sc, g.ty(f.seat_of))})"
         if f.key is None:
             return rows(("TOPMASK_CELLS", board, what), [f.passing])
-        ints = [k for k in f.keys if k is not None]
-        a, b = (min(ints), max(ints)) if ints else (0, -1)
-        if b - a + 1 > _DENSE:
+        grouped = rows_by_value(f.passing, f.keys)
+        if grouped is None:
             return None
-        by: list[list[int]] = [[] for _ in range(b - a + 3)]   # (then none's, then no cell)
-        for z, k in zip(f.passing, f.keys):
-            by[b - a + 1 if k is None else k - a].append(z)
+        a, b, by = grouped
         arr = rows(("TOPMASK_BY", board, repr((f.key[0], f.preds))), by)
         fn = g.tables.table(("TOPMASK_BY_FN", board, repr((f.key[0], f.preds))),
                             lambda t: f"static inline const uint64_t* {t}(I k) {{ "
