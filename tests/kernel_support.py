@@ -2,8 +2,9 @@
 why not), the mark that skips a test where none can, the fixture that turns kernels
 on for a test (``from kernel_support import kernels_on  # noqa: F401``: a fixture used
 by every test of the module that imports it), the line of a kernel's C++ source that
-defines a rule function (``function_text``) and the comprehension of a rule function's
-body (``comprehension_of``)."""
+defines a rule function (``function_text``), the comprehension of a rule function's
+body (``comprehension_of``), and the parts of the small rulesets they are tried on: two
+seats placing discs on a grid (``discs_on_a_grid``, ``PLACE_A_DISC``)."""
 import re
 
 import pytest
@@ -33,3 +34,27 @@ def comprehension_of(body):
     if body.node == "Call":
         body = body.args[0]
     return body.comp if body.node == "Aggregate" else body
+
+
+def discs_on_a_grid(name: str, rows: int, cols: int) -> str:
+    """The head of the ruleset ``name``: two seats, a ``Disc`` of a ``seat``, the grid
+    ``b`` of ``rows`` x ``cols`` cells, the zone ``box`` dealt a disc for every cell, and
+    the variable ``seen`` (0), each line ended."""
+    return f"""ruleset {name}
+players 2..2
+kind Disc {{ var seat: int = 0 }}
+board b: grid(rows: {rows}, cols: {cols}) holds Disc
+zone box: Disc
+deck discs into box {{ Disc() for i in 1..{rows * cols} }}
+var seen: int = 0
+"""
+
+
+# the first lines of a turn of ``discs_on_a_grid``'s rules: the active seat ``s`` chooses
+# an empty cell ``x`` and the box's top disc ``d``, made its, is moved there
+PLACE_A_DISC = """  let s = seat(active)
+  choose x from [c for c in cells(b) if empty(c)] as "place"
+  let d = top(box)
+  d.seat = s
+  move d to x
+"""

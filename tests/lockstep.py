@@ -65,6 +65,22 @@ def work_counted_as_python(compiled, moves: int, hi: int) -> None:
     assert isinstance(after(True, lo - 1), str)
 
 
+def compiler(text: str, name: str):
+    """``compiled(native, budgets=None)``: the rules of ``text`` (read as the file
+    ``name``) compiled for two, on a kernel or in Python (``program_of``)."""
+    def compiled(native: bool, budgets=None):
+        return program_of(text, name, native, budgets)
+    return compiled
+
+
+def games_and_work_as_python(compiled, games: int, seed: int, moves: int, hi: int) -> None:
+    """The kernel's playouts are Python's (``kernel_playouts_as_python``: ``games``
+    from ``seed``), and so is the work it counts (``work_counted_as_python``: ``moves``
+    moves, a budget up to ``hi``); ``compiled`` as ``compiler`` makes it."""
+    kernel_playouts_as_python(compiled(True), compiled(False), games, seed=seed)
+    work_counted_as_python(compiled, moves, hi)
+
+
 def kernel_playouts_as_python(fast, python, games: int, seed: int) -> None:
     """``games`` playouts from ``seed``, every one played by the kernel (``fast``), are
     Python's (``python``), with no fallback, and not all of the same first score."""

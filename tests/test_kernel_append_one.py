@@ -10,9 +10,9 @@ import re
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
 from lockstep import (
+    compiler,
     kernel_playouts_as_python,
     kernel_plays_as_python,
-    program_of,
     work_counted_as_python,
 )
 from meeple.interpreter.native import kernel
@@ -52,8 +52,7 @@ score(p) = (size(seen) + size(kept) + sum(v for v in codes) + seat(p)) % 5
 """
 
 
-def compiled(native: bool, budgets=None):
-    return program_of(RULES, "pushes.meeple", native, budgets)
+compiled = compiler(RULES, "pushes.meeple")
 
 
 def test_a_list_appended_one_element_is_pushed_where_it_is():

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import kernel_playouts_as_python, program_of, work_counted_as_python
+from lockstep import compiler, kernel_playouts_as_python, work_counted_as_python
 from meeple.interpreter.native import kernel
 
 # reach: by the mark's seat and the cell, a comprehension, a join of two, a call given a
@@ -44,8 +44,7 @@ score(p) = seen * 3 + seat(p)
 """
 
 
-def branches(native: bool, budgets=None):
-    return program_of(BRANCHES, "branches.meeple", native, budgets)
+branches = compiler(BRANCHES, "branches.meeple")
 
 
 def test_a_loop_over_a_list_chosen_by_a_condition_walks_its_branches_in_place():

@@ -11,7 +11,7 @@ import re
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import kernel_playouts_as_python, program_of, work_counted_as_python
+from lockstep import compiler, games_and_work_as_python
 from meeple.interpreter.native import kernel
 
 pytestmark = pytest.mark.kernels
@@ -39,8 +39,7 @@ score(p) = seen + seat(p)
 """
 
 
-def compiled(native: bool, budgets=None):
-    return program_of(RULES, "again.meeple", native, budgets)
+compiled = compiler(RULES, "again.meeple")
 
 
 def test_a_function_called_again_with_the_same_arguments_is_kept_for_the_step():
@@ -54,5 +53,4 @@ def test_a_function_called_again_with_the_same_arguments_is_kept_for_the_step():
 
 @needs_kernel
 def test_a_value_kept_for_a_call_again_gives_python_s_games_and_work():
-    kernel_playouts_as_python(compiled(True), compiled(False), 8, seed=1)
-    work_counted_as_python(compiled, 9, 1 << 15)
+    games_and_work_as_python(compiled, 8, 1, 9, 1 << 15)

@@ -15,7 +15,7 @@ import re
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import kernel_plays_as_python, program_of, work_counted_as_python
+from lockstep import compiler, kernel_plays_as_python, work_counted_as_python
 
 pytestmark = pytest.mark.kernels
 
@@ -66,8 +66,7 @@ score(p) = seen
 """
 
 
-def compiled(native: bool, budgets=None):
-    return program_of(RULES, "cells.meeple", native, budgets)
+compiled = compiler(RULES, "cells.meeple")
 
 
 @needs_kernel

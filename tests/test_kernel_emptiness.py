@@ -9,7 +9,7 @@ import re
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import kernel_playouts_as_python, program_of, work_counted_as_python
+from lockstep import compiler, games_and_work_as_python
 from meeple.interpreter.native import kernel
 
 pytestmark = pytest.mark.kernels
@@ -40,8 +40,7 @@ score(p) = seen + seat(p)
 """
 
 
-def compiled(native: bool, budgets=None):
-    return program_of(RULES, "hops.meeple", native, budgets)
+compiled = compiler(RULES, "hops.meeple")
 
 
 def test_emptiness_of_a_function_s_comprehension_counts_its_elements_in_place():
@@ -56,5 +55,4 @@ def test_emptiness_of_a_function_s_comprehension_counts_its_elements_in_place():
 
 @needs_kernel
 def test_emptiness_counted_in_place_gives_python_s_games_and_work():
-    kernel_playouts_as_python(compiled(True), compiled(False), 8, seed=2)
-    work_counted_as_python(compiled, 9, 1 << 15)
+    games_and_work_as_python(compiled, 8, 2, 9, 1 << 15)

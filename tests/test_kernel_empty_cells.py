@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from kernel_support import function_text, kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import kernel_plays_as_python, program_of, work_counted_as_python
+from lockstep import compiler, kernel_plays_as_python, work_counted_as_python
 from meeple.interpreter.native import kernel
 
 from meeple import interpreter
@@ -21,8 +21,7 @@ pytestmark = pytest.mark.kernels
 RULES = (Path(__file__).resolve().parent / "testdata" / "empty_cells.meeple").read_text()
 
 
-def compiled(native: bool, budgets=None):
-    return program_of(RULES, "empty_cells.meeple", native, budgets)
+compiled = compiler(RULES, "empty_cells.meeple")
 
 
 def test_which_lists_are_a_literal_on_an_empty_cell():

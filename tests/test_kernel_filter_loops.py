@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import kernel_playouts_as_python, program_of, work_counted_as_python
+from lockstep import compiler, kernel_playouts_as_python, work_counted_as_python
 from meeple.interpreter.native import kernel
 
 # mine: the cells kept (the loop's own element: written in place, counted by the test's
@@ -33,8 +33,7 @@ score(p) = seen * 3 + seat(p)
 """
 
 
-def filters(native: bool, budgets=None):
-    return program_of(FILTERS, "filters.meeple", native, budgets)
+filters = compiler(FILTERS, "filters.meeple")
 
 
 def test_a_loop_over_a_filter_of_one_loop_walks_its_loop_in_place():

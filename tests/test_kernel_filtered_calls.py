@@ -12,9 +12,9 @@ import re
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
 from lockstep import (
+    compiler,
     kernel_playouts_as_python,
     kernel_plays_as_python,
-    program_of,
     work_counted_as_python,
 )
 from meeple.interpreter.native import kernel
@@ -55,8 +55,7 @@ score(p) = (total + seat(p)) % 5
 """
 
 
-def compiled(native: bool, budgets=None):
-    return program_of(RULES, "filters.meeple", native, budgets)
+compiled = compiler(RULES, "filters.meeple")
 
 
 def function_text(source: str, name: str) -> str:

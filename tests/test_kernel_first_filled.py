@@ -9,9 +9,9 @@ import re
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
 from lockstep import (
+    compiler,
     kernel_playouts_as_python,
     kernel_plays_as_python,
-    program_of,
     work_counted_as_python,
 )
 from meeple.interpreter.native import kernel
@@ -69,8 +69,7 @@ score(p) = seen % 5 + size(mine(seat(p))) * 3 + seat(p)
 """
 
 
-def compiled(native: bool, budgets=None):
-    return program_of(RULES, "hopper.meeple", native, budgets)
+compiled = compiler(RULES, "hopper.meeple")
 
 
 def test_a_list_whose_condition_is_a_part_not_empty_is_made_once():

@@ -11,9 +11,9 @@ import re
 import pytest
 from kernel_support import function_text, kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
 from lockstep import (
+    compiler,
     kernel_playouts_as_python,
     kernel_plays_as_python,
-    program_of,
     work_counted_as_python,
 )
 from meeple.interpreter.native import kernel
@@ -58,8 +58,7 @@ score(p) = (total + seat(p) + size(said)) % 4
 """
 
 
-def compiled(native: bool, budgets=None):
-    return program_of(RULES, "joins.meeple", native, budgets)
+compiled = compiler(RULES, "joins.meeple")
 
 
 def test_joins_whose_first_part_is_made_for_them_are_built_in_one_list_and_tables_read_in_place():

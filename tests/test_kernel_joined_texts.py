@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
 from lockstep import (
+    compiler,
     kernel_playouts_as_python,
     kernel_plays_as_python,
     program_of,
@@ -44,8 +45,7 @@ score(p) = count(c for c in cells(b) if occupied(c) and top(c).seat == seat(p) a
 """
 
 
-def compiled(native: bool, budgets=None):
-    return program_of(RULES, "joined.meeple", native, budgets)
+compiled = compiler(RULES, "joined.meeple")
 
 
 def test_a_part_taken_under_a_condition_is_read_where_it_is():

@@ -10,19 +10,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import kernel_playouts_as_python, program_of, work_counted_as_python
+from kernel_support import PLACE_A_DISC, discs_on_a_grid, kernels_on, needs_kernel  # noqa: F401 - the fixture
+from lockstep import compiler, games_and_work_as_python, program_of
 from meeple.interpreter.native import kernel
 
 pytestmark = pytest.mark.kernels
 
-RULES = """ruleset lent
-players 2..2
-kind Disc { var seat: int = 0 }
-board b: grid(rows: 9, cols: 9) holds Disc
-zone box: Disc
-deck discs into box { Disc() for i in 1..81 }
-var seen: int = 0
+RULES = discs_on_a_grid("lent", 9, 9) + """\
 function far(l: list of b, c: b): int = if c in l then size(l) else 0 - size(l)
 function spread(l: list of b, c: b): int =
   if empty(l) then 1
@@ -33,12 +27,7 @@ function joins(l: list of b): int = size(l + [first(l)])
 function holds(l: list of b): int = size([l, l])
 function passes(l: list of b): int = size(keeps(l))
 turn {
-  let s = seat(active)
-  choose x from [c for c in cells(b) if empty(c)] as "place"
-  let d = top(box)
-  d.seat = s
-  move d to x
-  seen = seen + spread([c for c in cells(b) if occupied(c) and top(c).seat == s], x)
+""" + PLACE_A_DISC + """  seen = seen + spread([c for c in cells(b) if occupied(c) and top(c).seat == s], x)
     + spread([c for c in cells(b) if occupied(c) and c.row == x.row and c.col <= x.col], x)
     + spread([c for c in cells(b) if occupied(c) and c.row == 1 and c.col == 1], x)
     + spread([c for c in cells(b) if occupied(c) or c.row == x.row], x)
@@ -51,8 +40,7 @@ score(p) = seen % 1000 + seat(p)
 """
 
 
-def compiled(native: bool, budgets=None):
-    return program_of(RULES, "lent.meeple", native, budgets)
+compiled = compiler(RULES, "lent.meeple")
 
 
 def test_lists_only_read_are_lent_and_others_made():
@@ -77,5 +65,4 @@ def test_a_list_passed_on_to_a_function_that_returns_it_is_not_lent():
 
 @needs_kernel
 def test_lent_lists_give_python_s_games_and_work():
-    kernel_playouts_as_python(compiled(True), compiled(False), 4, seed=3)
-    work_counted_as_python(compiled, 70, 1 << 16)
+    games_and_work_as_python(compiled, 4, 3, 70, 1 << 16)

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
 from lockstep import (
+    compiler,
     kernel_playouts_as_python,
     kernel_plays_as_python,
-    program_of,
     work_counted_as_python,
 )
 
@@ -41,8 +41,7 @@ score(p) = (total + seat(p) + size(seen)) % 5
 """
 
 
-def compiled(native: bool, budgets=None):
-    return program_of(RULES, "join.meeple", native, budgets)
+compiled = compiler(RULES, "join.meeple")
 
 
 @needs_kernel

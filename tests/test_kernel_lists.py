@@ -14,9 +14,9 @@ import re
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
 from lockstep import (
+    compiler,
     kernel_playouts_as_python,
     kernel_plays_as_python,
-    program_of,
     work_counted_as_python,
 )
 
@@ -50,8 +50,7 @@ score(p) = last + seat(p) + xs[seat(p)]
 """
 
 
-def compiled(native: bool, budgets=None):
-    return program_of(RULES, "lists.meeple", native, budgets)
+compiled = compiler(RULES, "lists.meeple")
 
 
 @needs_kernel

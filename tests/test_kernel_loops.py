@@ -10,7 +10,7 @@ import re
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import kernel_playouts_as_python, program_of, work_counted_as_python
+from lockstep import compiler, kernel_playouts_as_python, program_of, work_counted_as_python
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import compile_sources
@@ -39,8 +39,7 @@ score(p) = seen + seat(p)
 """
 
 
-def compiled(native: bool, budgets=None):
-    return program_of(RULES, "loops.meeple", native, budgets)
+compiled = compiler(RULES, "loops.meeple")
 
 
 def test_loops_make_no_list_and_counts_no_branch_on_their_condition():
@@ -140,8 +139,7 @@ score(p) = seen + seat(p)
 """
 
 
-def fused(native: bool, budgets=None):
-    return program_of(FUSED, "fused.meeple", native, budgets)
+fused = compiler(FUSED, "fused.meeple")
 
 
 def test_a_loop_over_a_function_s_comprehension_walks_its_loops_in_place():

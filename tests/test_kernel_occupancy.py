@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 from kernel_support import comprehension_of, function_text, kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
 from lockstep import (
+    compiler,
     kernel_plays_as_python,
     least_budget,
-    program_of,
     vars_after,
     work_counted_as_python,
 )
@@ -33,8 +33,7 @@ pytestmark = pytest.mark.kernels
 RULES = (Path(__file__).resolve().parent / "testdata" / "occupied_cells.meeple").read_text()
 
 
-def compiled(native: bool, budgets=None):
-    return program_of(RULES, "occupied_cells.meeple", native, budgets)
+compiled = compiler(RULES, "occupied_cells.meeple")
 
 
 # the functions of the rules whose loop only occupied cells pass (the board), and those

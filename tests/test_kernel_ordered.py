@@ -18,6 +18,7 @@ import re
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
 from lockstep import (
+    compiler,
     kernel_playouts_as_python,
     kernel_plays_as_python,
     program_of,
@@ -244,8 +245,7 @@ score(p) = last + sum(c.row * c.col for c in own(seat(p)))
 """
 
 
-def stepping(native: bool, budgets=None):
-    return program_of(STEPS, "stepping.meeple", native, budgets)
+stepping = compiler(STEPS, "stepping.meeple")
 
 
 @needs_kernel
@@ -328,8 +328,7 @@ score(p) = sum(c.row * c.col for c in own(seat(p)))
 """
 
 
-def leads(native: bool, budgets=None):
-    return program_of(LEADS, "leads.meeple", native, budgets)
+leads = compiler(LEADS, "leads.meeple")
 
 
 @needs_kernel

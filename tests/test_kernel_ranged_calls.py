@@ -11,9 +11,9 @@ import re
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
 from lockstep import (
+    compiler,
     kernel_playouts_as_python,
     kernel_plays_as_python,
-    program_of,
     work_counted_as_python,
 )
 from meeple.interpreter.native import kernel
@@ -47,8 +47,7 @@ score(p) = (total + seat(p)) % 5
 """
 
 
-def compiled(native: bool, budgets=None):
-    return program_of(RULES, "ranged.meeple", native, budgets)
+compiled = compiler(RULES, "ranged.meeple")
 
 
 def function_text(source: str, name: str) -> str:

@@ -11,9 +11,9 @@ from __future__ import annotations
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
 from lockstep import (
+    compiler,
     kernel_playouts_as_python,
     kernel_plays_as_python,
-    program_of,
     work_counted_as_python,
 )
 from meeple.interpreter.native import kernel
@@ -50,8 +50,7 @@ score(p) = if seat(p) == 1 then rolls % 7 + sum(1..3) else (seen + top_) % 5 + s
 """
 
 
-def compiled(native: bool, budgets=None):
-    return program_of(RULES, "ranges.meeple", native, budgets)
+compiled = compiler(RULES, "ranges.meeple")
 
 
 def test_a_range_written_out_is_a_list_made_once():

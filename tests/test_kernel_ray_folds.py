@@ -8,19 +8,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import kernel_playouts_as_python, program_of, work_counted_as_python
+from kernel_support import PLACE_A_DISC, discs_on_a_grid, kernels_on, needs_kernel  # noqa: F401 - the fixture
+from lockstep import compiler, games_and_work_as_python
 from meeple.interpreter.native import kernel
 
 pytestmark = pytest.mark.kernels
 
-RULES = """ruleset folds
-players 2..2
-kind Disc { var seat: int = 0 }
-board b: grid(rows: 5, cols: 5) holds Disc
-zone box: Disc
-deck discs into box { Disc() for i in 1..25 }
-var seen: int = 0
+RULES = discs_on_a_grid("folds", 5, 5) + """\
 var done: bool = false
 function mine(c: b, s: int): bool = occupied(c) and top(c).seat == s
 function run(c: b, dr: int, dc: int, s: int): int =
@@ -36,12 +30,7 @@ function busy(c: b, dr: int, dc: int): int = count(y for y in ray(c, row: dr, co
 # (a ray whose steps may be past those kept: made as a list where they are)
 function far(c: b, dr: int): int = count(y for y in ray(c, row: dr, col: 0) if occupied(y))
 turn {
-  let s = seat(active)
-  choose x from [c for c in cells(b) if empty(c)] as "place"
-  let d = top(box)
-  d.seat = s
-  move d to x
-  done = three(x, s)
+""" + PLACE_A_DISC + """  done = three(x, s)
   seen = seen + weight(x, 1, 1) + (if open(x, -1, 0) then 3 else 0) + (if wide(x, 0, -1) then 5 else 0)
     + busy(x, 0, 1) + busy(x, 1, 0) + far(x, 3) * 7 + far(x, -1) * 11
 }
@@ -50,8 +39,7 @@ score(p) = if done and p == active then seen else 0
 """
 
 
-def compiled(native: bool, budgets=None):
-    return program_of(RULES, "folds.meeple", native, budgets)
+compiled = compiler(RULES, "folds.meeple")
 
 
 def test_a_fold_along_a_ray_is_in_line_with_its_loop_and_unkept():
@@ -76,5 +64,4 @@ def test_a_fold_along_a_ray_is_in_line_with_its_loop_and_unkept():
 
 @needs_kernel
 def test_folds_in_line_give_python_s_games_and_work():
-    kernel_playouts_as_python(compiled(True), compiled(False), 12, seed=5)
-    work_counted_as_python(compiled, 9, 1 << 15)
+    games_and_work_as_python(compiled, 12, 5, 9, 1 << 15)

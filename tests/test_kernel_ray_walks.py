@@ -9,19 +9,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import kernel_playouts_as_python, program_of, work_counted_as_python
+from kernel_support import PLACE_A_DISC, discs_on_a_grid, kernels_on, needs_kernel  # noqa: F401 - the fixture
+from lockstep import compiler, games_and_work_as_python, program_of
 from meeple.interpreter.native import kernel
 
 pytestmark = pytest.mark.kernels
 
-RULES = """ruleset walks
-players 2..2
-kind Disc { var seat: int = 0 }
-board b: grid(rows: 6, cols: 6) holds Disc
-zone box: Disc
-deck discs into box { Disc() for i in 1..36 }
-var seen: int = 0
+RULES = discs_on_a_grid("walks", 6, 6) + """\
 function dirs(): list of list of int =
   [[-1, -1], [-1, 0], [-1, 1], [0, -1], [0, 1], [1, -1], [1, 0], [1, 1]]
 function compass(): list of list of int = dirs()
@@ -32,12 +26,7 @@ function closes(l: list of b, s: int): bool =
 function legal(c: b, s: int): bool =
   empty(c) and any(closes(line(c, d[0], d[1], s), s) for d in compass())
 turn {
-  let s = seat(active)
-  choose x from [c for c in cells(b) if empty(c)] as "place"
-  let d = top(box)
-  d.seat = s
-  move d to x
-  seen = seen + count(c for c in cells(b) if legal(c, 3 - s))
+""" + PLACE_A_DISC + """  seen = seen + count(c for c in cells(b) if legal(c, 3 - s))
     + sum(size(line(x, dr, dc, s)) for dr in [-1, 0, 1] for dc in [-1, 1])
     + sum(d[1] * 10 + d[0] for d in dirs() if size(line(x, d[0], d[1], 3 - s)) > 1)
 }
@@ -46,8 +35,7 @@ score(p) = seen + seat(p)
 """
 
 
-def compiled(native: bool, budgets=None):
-    return program_of(RULES, "walks.meeple", native, budgets)
+compiled = compiler(RULES, "walks.meeple")
 
 
 def test_a_walk_along_a_ray_is_in_line_unkept_and_its_known_steps_written_in():
@@ -92,5 +80,4 @@ def test_an_index_past_a_known_element_is_checked_as_ever():
 
 @needs_kernel
 def test_walks_in_line_and_loops_written_out_give_python_s_games_and_work():
-    kernel_playouts_as_python(compiled(True), compiled(False), 8, seed=3)
-    work_counted_as_python(compiled, 9, 1 << 15)
+    games_and_work_as_python(compiled, 8, 3, 9, 1 << 15)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from kernel_support import comprehension_of, function_text, kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import kernel_difference, least_budget, program_of, vars_after, work_counted_as_python
+from lockstep import compiler, kernel_difference, least_budget, vars_after, work_counted_as_python
 from meeple.interpreter import Budgets
 from meeple.interpreter.native import kernel
 
@@ -27,8 +27,7 @@ WALKED = {"guarded": "near", "lined": "line", "seats_near": "near", "first_on_li
           "far_sum": "far", "far_any": "far", "high_near": None, "deep_line": None, "all_near": None}
 
 
-def compiled(native: bool, budgets=None):
-    return program_of(RULES, "related_cells.meeple", native, budgets)
+compiled = compiler(RULES, "related_cells.meeple")
 
 
 

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from kernel_support import comprehension_of, function_text, kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
 from lockstep import (
+    compiler,
     kernel_playouts_as_python,
     kernel_plays_as_python,
-    program_of,
     work_counted_as_python,
 )
 from meeple.interpreter.native import kernel
@@ -30,8 +30,7 @@ DATA = Path(__file__).resolve().parent / "testdata"
 RULES = (DATA / "top_values.meeple").read_text()
 
 
-def compiled(native: bool, budgets=None):
-    return program_of(RULES, "top_values.meeple", native, budgets)
+compiled = compiler(RULES, "top_values.meeple")
 
 
 # the functions whose loop only cells of a top's value pass: (the attribute, whether

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import least_budget, program_of
+from lockstep import compiler, least_budget, program_of
 from meeple.interpreter import Budgets, RuleError
 from meeple.interpreter.native import kernel
 
@@ -41,8 +41,7 @@ score(p) = total
 """
 
 
-def _program(native: bool, budgets=None):
-    return program_of(PLANS, "plans.meeple", native, budgets)
+_program = compiler(PLANS, "plans.meeple")
 
 
 def test_the_lists_a_counted_decision_does_not_read_are_not_made_and_the_counts_are_pythons():

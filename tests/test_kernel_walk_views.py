@@ -9,19 +9,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import kernel_playouts_as_python, program_of, work_counted_as_python
+from kernel_support import PLACE_A_DISC, discs_on_a_grid, kernels_on, needs_kernel  # noqa: F401 - the fixture
+from lockstep import compiler, games_and_work_as_python
 from meeple.interpreter.native import kernel
 
 pytestmark = pytest.mark.kernels
 
-RULES = """ruleset views
-players 2..2
-kind Disc { var seat: int = 0 }
-board b: grid(rows: 6, cols: 6) holds Disc
-zone box: Disc
-deck discs into box { Disc() for i in 1..36 }
-var seen: int = 0
+RULES = discs_on_a_grid("views", 6, 6) + """\
 function line(c: b, dr: int, dc: int, s: int): list of b =
   until(y for y in ray(c, row: dr, col: dc) if empty(y) or top(y).seat == s)
 function ends(l: list of b, s: int): int =
@@ -31,12 +25,7 @@ function total(l: list of b): int = size(l) + count(y for y in l if occupied(y))
 function digits(k: int): list of int = until(x for x in [3, 1, 4, 1, 5, 9, 2, 6] if x > k)
 function span(l: list of int): int = if empty(l) then 1 else size(l) * 10 + last(l) + first(l) * 100
 turn {
-  let s = seat(active)
-  choose x from [c for c in cells(b) if empty(c)] as "place"
-  let d = top(box)
-  d.seat = s
-  move d to x
-  seen = seen + sum(ends(line(x, dr, dc, s), s) for dr in [-1, 0, 1] for dc in [-1, 1])
+""" + PLACE_A_DISC + """  seen = seen + sum(ends(line(x, dr, dc, s), s) for dr in [-1, 0, 1] for dc in [-1, 1])
     + ends(line(x, 3, 0, 3 - s), s) + ends(line(x, 0, -4, s), 3 - s)
     + total(line(x, 1, 1, s))
     + span(until(k for k in [3, 1, 4, 1, 5, 9, 2, 6] if k > seen % 7))
@@ -47,8 +36,7 @@ score(p) = seen + seat(p)
 """
 
 
-def compiled(native: bool, budgets=None):
-    return program_of(RULES, "views.meeple", native, budgets)
+compiled = compiler(RULES, "views.meeple")
 
 
 def test_walks_read_at_their_ends_are_passed_whole_and_other_reads_get_lists():
@@ -91,8 +79,7 @@ def test_walks_read_at_their_ends_are_passed_whole_and_other_reads_get_lists():
 
 @needs_kernel
 def test_walks_passed_whole_give_python_s_games_and_work():
-    kernel_playouts_as_python(compiled(True), compiled(False), 8, seed=5)
-    work_counted_as_python(compiled, 9, 1 << 15)
+    games_and_work_as_python(compiled, 8, 5, 9, 1 << 15)
 
 
 def test_kept_rays_are_read_from_one_flat_table_of_rows():
@@ -159,8 +146,7 @@ score(p) = seen + seat(p)
 """
 
 
-def edges(native: bool, budgets=None):
-    return program_of(EDGES, "edges.meeple", native, budgets)
+edges = compiler(EDGES, "edges.meeple")
 
 
 def test_rays_at_the_edges_of_boards_not_square_are_in_rows_as_wide_as_their_longest():
@@ -176,5 +162,4 @@ def test_rays_at_the_edges_of_boards_not_square_are_in_rows_as_wide_as_their_lon
 
 @needs_kernel
 def test_rays_at_the_edges_give_python_s_games_and_work():
-    kernel_playouts_as_python(edges(True), edges(False), 8, seed=7)
-    work_counted_as_python(edges, 9, 1 << 15)
+    games_and_work_as_python(edges, 8, 7, 9, 1 << 15)

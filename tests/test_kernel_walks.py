@@ -13,7 +13,7 @@ import re
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import kernel_playouts_as_python, program_of, work_counted_as_python
+from lockstep import compiler, kernel_playouts_as_python, work_counted_as_python
 from meeple.interpreter.native import kernel
 from test_go_rules import legal
 from test_kernel_lasting import both, kernel_go, same, step_both
@@ -115,8 +115,7 @@ score(p) = seen % 997 + seat(p)
 """
 
 
-def nested(native: bool, budgets=None):
-    return program_of(NESTED, "nested.meeple", native, budgets)
+nested = compiler(NESTED, "nested.meeple")
 
 
 def test_long_walks_and_walks_inside_a_walk_s_condition_are_python_s():
@@ -154,8 +153,7 @@ score(p) = seen % 1009 + seat(p)
 """
 
 
-def distinct_rules(native: bool, budgets=None):
-    return program_of(DISTINCT, "distinct.meeple", native, budgets)
+distinct_rules = compiler(DISTINCT, "distinct.meeple")
 
 
 def test_distinct_ids_past_a_few_are_python_s():
