@@ -419,6 +419,9 @@ def _over_last(x: CxxOver) -> str:
     gen.ty(x.comp.elem)
     if t.tag not in _FLAT:
         raise NotNative(f"last(...) of a list of {t}")
+    backward = gen.last_backward(x.e, x.sc)   # (a board's cells walked from the last: kernel_early.py)
+    if backward is not None:
+        return backward
     v = gen.fresh("last")
     body = x.each(lambda inner: f"{v} = {gen.ct(t)}({x.elem(inner, t)});", whole=True)
     return f"([&]() -> {gen.ct(t)} {{ {gen.ct(t)} {v} = {gen.none_of(t)}; {body} return {v}; }}())"

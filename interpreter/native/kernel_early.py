@@ -25,6 +25,7 @@ from ...dsl.types import T
 from ..core.operators import FOLDED
 from .kernel_reads import counters, zone_read
 from .kernel_types import BOOL, Unsupported
+from .kernel_walks import CELL_ID
 
 # the comparison of a count with k as "count within [a, b]", or not (count >= 0)
 _BIG = 1 << 62
@@ -192,6 +193,40 @@ class EarlyCounts:
         if not all(safe.of(c, env) for c in (walk[1] if walk is not None else [comp.cond])):
             return None
         return self._stopping(comp, sc, interval(op, k.value), safe.pre)
+
+    def last_backward(self, e, sc: dict) -> str | None:
+        """``last(y for y in cells(b) if S and R)`` whose condition has a static part S
+        (kernel_cells.py: the cells it lets through, ``c.col == k``) and conjuncts R left
+        that count nothing and cannot fail (``Safe``): the cells S lets through walked
+        from the last, the first that passes R the value (connect four's landing cell,
+        found from the bottom of its column where the walk from the top tested all six):
+        the board's cells counted against the work budget as before, the same value, as
+        the conjuncts the walk skips could change nothing else. Else None."""
+        comp = e.comp
+        if len(comp.clauses) != 1 or comp.cond is None or self.facts.counts_any(comp.cond):
+            return None
+        cl = comp.clauses[0]
+        table = self.facts.table_list(cl.iter)
+        if table is None or table[0] != "cells" or comp.elem.node != "Var" or comp.elem.name != cl.var:
+            return None
+        walk = self.cells.walk(cl, comp.cond, sc)
+        if walk is None or not walk[1]:
+            return None
+        env: dict[str, Any] = {name: ("outer", code) for name, (code, _t) in sc.items() if name != cl.var}
+        env[cl.var] = "some"
+        safe = Safe(self)
+        if not all(safe.of(c, env) for c in walk[1]):
+            return None
+        it = self.ty(cl.iter)
+        xs, sub, i, var = self.fresh("xs"), self.fresh("sub"), self.fresh("i"), self.fresh(cl.var)
+        inner = {**sc, cl.var: (var, it.arg)}
+        test = " && ".join(f"({self.expr(c, inner, BOOL)})" for c in walk[1])
+        work = "" if self.facts.counted(cl.iter) else f"W({counters(sc)}, {xs}.size()); "
+        checks = "".join(f"(void)nn({x}); " for x in dict.fromkeys(safe.pre))
+        return (f"([&]() -> Id {{ {checks}const {self.ct(it)}& {xs} = {self.expr(cl.iter, sc, it)}; {work}"
+                f"const List<Id>& {sub} = {walk[0]}; for (size_t {i} = {sub}.size(); {i}-- > 0;) {{ "
+                f"const Id {var} = {sub}[{i}]; {CELL_ID.format(var)}if ({test}) return {var}; }} "
+                f"return NONE_ID; }}())")
 
     def _walk(self, cl, cond, sc: dict, table):
         """A loop over a board's cells tests only the conjuncts its static part leaves
