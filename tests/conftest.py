@@ -206,6 +206,7 @@ SLOW = {
         "test_groups_measured_in_place_play_as_the_reference",
         "test_go_games_measured_in_place_are_the_references",
     ),
+    "test_kernel_tally.py": ("test_tallied_work_gives_python_s_games_and_work",),
     "test_kernel_walk_views.py": (
         "test_walks_passed_whole_give_python_s_games_and_work",
         "test_rays_at_the_edges_give_python_s_games_and_work",

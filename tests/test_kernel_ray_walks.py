@@ -50,9 +50,10 @@ def test_a_walk_along_a_ray_is_in_line_unkept_and_its_known_steps_written_in():
     # where it is called, kernel_rows.short_loops)
     legal = next(r for r in source.splitlines()
                  if r.startswith("static inline __attribute__((always_inline)) bool uF_legal(St& s") and "{" in r)
-    # (compass() is dirs(): its eight steps, each a number written in, no index checked)
+    # (compass() is dirs(): its eight steps, each a number written in, no index checked;
+    # each walk's work added to legal's tally, kernel_tally.py)
     for dr, dc in ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)):
-        assert f"uR0_closes(s, uV_line(s, uA_c, ((I){dr}LL), ((I){dc}LL), uA_s), uA_s)" in legal
+        assert f"uR0_closes(s, uV_line(s, tw_, uA_c, ((I){dr}LL), ((I){dc}LL), uA_s), uA_s)" in legal
     assert "at(" not in legal and not re.search(r"for \(const List<I>& uV\d+_d :", source)
     # (the any over them put in line: c and s in registers, not read through its captures)
     assert "&& ([&]() __attribute__((always_inline)) -> bool {" in legal

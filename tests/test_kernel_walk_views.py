@@ -47,11 +47,14 @@ def test_walks_read_at_their_ends_are_passed_whole_and_other_reads_get_lists():
     # is called, as the walk is: no call left to the C++ compiler's budget)
     assert "static inline __attribute__((always_inline)) I uR0_ends(St& s, const WalkEnds<Id>& uA_l, I uA_s)" in source
     assert "static inline __attribute__((always_inline)) WalkEnds<Id> uV_line(St& s" in source
-    assert re.search(r"static [a-z_ ]*WalkEnds<I> uV_digits\(St& s, I uA_k\)", source)
-    # (each call of ends and span with a walk: the ray's, kept or not, the list's)
-    assert len(re.findall(r"uR0_ends\(s, uV_line\(s, ", source)) == 8
+    # (a walk adds its work to the tally it is given: kernel_tally.py)
+    assert re.search(r"static [a-z_ ]*WalkEnds<I> uV_digits\(St& s, I& tw_, I uA_k\)", source)
+    # (each call of ends and span with a walk: the ray's, kept or not, the list's; in
+    # a procedure, its work charged where it is, in a tally of its own)
+    tallied = r"tallied\(s, \[&\]\(I& tw_\) __attribute__\(\(always_inline\)\) \{ return "
+    assert len(re.findall(rf"uR0_ends\(s, {tallied}uV_line\(s, tw_, ", source)) == 8
     assert re.search(r"uR0_span\(s, \(\[&\]\(\) __attribute__\(\(always_inline\)\) -> WalkEnds<I> \{", source)
-    assert "uR0_span(s, uV_digits(s, " in source
+    assert re.search(rf"uR0_span\(s, {tallied}uV_digits\(s, tw_, ", source)
     # (total reads its list whole: the list made, as ever)
     assert "uF_total(s, uF_line(s, " in source and "uR0_total" not in source
     # (no prefix of a list made where a walk is passed)

@@ -80,6 +80,7 @@ from .kernel_ranged import RangedCalls
 from .kernel_reads import StateReads, counters, state, zone_read
 from .kernel_rows import SHORT_INLINE, TabledRows, short_loops
 from .kernel_tables import Tables
+from .kernel_tally import WorkTallies, untallied
 from .kernel_text_keys import KeyedLets, TextKeys
 from .kernel_text_parts import TextParts
 from .kernel_tops import TopWalks
@@ -92,7 +93,7 @@ from .kernel_walks import CELL_ID, BoardWalks
 MAX_SOURCE = 8_000_000  # characters of C++ a kernel may have (chess: 140,000)
 
 
-class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists, KnownLoops,
+class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists, KnownLoops, WorkTallies,
           EmptyLists, WalkViews, TabledRows, ConstantJoins, FilteredCalls,
           RangedCalls, StateReads, FilterLoops, BranchLoops, NamedValues, Operators, TextKeys, AroundCounts,
           LentLists, RangeCharges, FirstFilled):
@@ -335,7 +336,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
             if it.node == "BinOp" and it.op == "..":
                 a, b = self.expr(it.left, inner, INT), self.expr(it.right, inner, INT)
                 lo, hi = self.fresh("lo"), self.fresh("hi")
-                inside = clause(i + 1, deeper, cond)
+                inside = clause(i + 1, untallied(deeper), cond)
                 work = self.range_charge(it, lo, hi, inner)
                 return (f"{{ I {lo} = {a}, {hi} = {b}; {work}{'; ' if work else ''}"
                         f"{sized(f'{hi} >= {lo} ? {hi} - {lo} + 1 : 0')}"
@@ -349,6 +350,8 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
                                               self.facts.counted(it), sized, room)
                 if unrolled is not None:
                     return unrolled
+            # (a loop's body counts its work at each turn: no tally, kernel_tally.py)
+            deeper = untallied(deeper)
             fused = self.loop_in_place(it, inner, (var, el, t), lambda: clause(i + 1, deeper, cond),
                                        (whole, compact, comp, reserve if i == 0 else None))
             if fused is not None:
@@ -689,8 +692,9 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         if any_order:
             self.any_order[id(fd.body)] = fd.body
         try:
-            body = self.expr(fd.body, sc, rt)
-            body = self.in_line(body) if folds else body
+            # (its work outside its loops tallied, charged once: kernel_tally.py)
+            body = self.tallied_body(lambda scope: self.in_line(self.expr(fd.body, scope, rt)) if folds
+                                     else self.expr(fd.body, scope, rt), sc)
         finally:
             if any_order:
                 self.any_order.pop(id(fd.body), None)

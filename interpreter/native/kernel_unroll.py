@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .kernel_reads import counters
-
 UNROLL_MAX = 8     # elements of a list written out one by one at most
 _DEPTH = 8         # functions looked through for the value, one within another
 _BIG = 1 << 62
@@ -32,6 +30,7 @@ class KnownLoops:
         def expr(self, e, sc: dict, want=None) -> str: ...
         def known_param(self, e) -> Any: ...
         def range_charge(self, it, lo: str, hi: str, sc: dict) -> str: ...
+        def charge(self, sc: dict, n: str | int) -> str: ...
 
     def known_value(self, e, depth: int = 0):
         """The value of ``e`` where it is known before any game: a number written out
@@ -77,7 +76,7 @@ class KnownLoops:
         xs = self.fresh("xs")
         head = f"{{ const {self.ct(t)}& {xs} = {self.expr(it, sc, t)}; "
         # (its length known: counted as a constant, the list still evaluated and bound)
-        head += ("" if work_counted else f"W({counters(sc)}, {len(vals)}); ") + sized(str(len(vals))) + (room(xs) if room else "")
+        head += ("" if work_counted else self.charge(sc, len(vals))) + sized(str(len(vals))) + (room(xs) if room else "")
         known = self._known()
         turns = []
         for k, v in enumerate(vals):

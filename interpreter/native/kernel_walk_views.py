@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from ...dsl import ast as ir
 from .cxx_text import ident
-from .kernel_reads import counters, state
+from .kernel_reads import state
+from .kernel_tally import TALLY, TALLY_NAME, untallied
 from .kernel_types import BOOL, INT
 from .kernel_walks import CELL_ID, RAY_STEP
 
@@ -44,6 +45,8 @@ class WalkViews:
         def param_type(self, p) -> Any: ...
         def arg_type(self, t) -> str: ...
         def called_plainly(self, e) -> bool: ...
+        def charge(self, sc: dict, n: str | int) -> str: ...
+        def tallied_call(self, sc: dict, call) -> str: ...
         def mark_order_free(self, e) -> None: ...
         def ray_walk(self, name: str) -> bool: ...
         def _ray_fn(self, e) -> str: ...
@@ -101,7 +104,9 @@ class WalkViews:
             self.mark_order_free(e)
             params = self.c.functions[e.func].params
             args = "".join(", " + self.expr(a, sc, self.param_type(p)) for p, a in zip(params, e.args))
-            return f"{self._walker(e.func)}({state(sc)}{args})"
+            # (its walk's work added to the caller's tally: kernel_tally.py)
+            walker, s = self._walker(e.func), state(sc)
+            return self.tallied_call(sc, lambda tally: f"{walker}({s}, {tally}{args})")
         return self.until_walk(e, sc)
 
     def until_walk(self, e, sc: dict) -> str:
@@ -112,11 +117,11 @@ class WalkViews:
         t = self.ty(cl.iter)
         el = self.ct(t.arg)
         var, xs, n, w = self.fresh(cl.var), self.fresh("xs"), self.fresh("n"), self.fresh("w")
-        inner = dict(sc)
+        inner = untallied(sc)   # (the test, at each step: its work counted there)
         inner[cl.var] = (var, t.arg)
         cond = self.expr(e.comp.cond, inner, BOOL)
         ends = f"{w}.n = {n}; if ({n}) {{ {w}.f = {xs}[0]; {w}.l = {xs}[{n} - 1]; }} return {w}; }}())"
-        walk = f"size_t {n} = 0; for (const {el}& {var} : {xs}) {{ ++{n}; if ({cond}) break; }} W({counters(sc)}, {n}); {ends}"
+        walk = f"size_t {n} = 0; for (const {el}& {var} : {xs}) {{ ++{n}; if ({cond}) break; }} {self.charge(sc, n)}{ends}"
         head = f"([&]() __attribute__((always_inline)) -> {self._ends_type(el)} {{ {self._ends_type(el)} {w}; "
         spans = self._ray_spans(cl.iter) if cl.iter.node == "Ray" else None
         if spans is not None:   # (a ray kept for good: its cells and their number read where kept)
@@ -140,7 +145,7 @@ class WalkViews:
             return (f"{head}{binds}auto {on} = [&](const Id* {xs}, size_t {xs}_n) __attribute__((always_inline)) {{ "
                     f"size_t {n} = 0; do {{ const Id* q_ = {xs}; const Id* const e_ = {xs} + {xs}_n; "
                     f"if (!{xs}_n) break; {{ {step}}} for (++q_; q_ != e_; ++q_) {{ {step}}} }} while (0); "
-                    f"W({counters(sc)}, {n}); {w}.n = {n}; if ({n}) {{ {w}.f = {xs}[0]; {last}}} }}; "
+                    f"{self.charge(sc, n)}{w}.n = {n}; if ({n}) {{ {w}.f = {xs}[0]; {last}}} }}; "
                     f"const Id* {xs}; size_t {xs}_n; if ({spans}_span({args}, {xs}, {xs}_n)) {on}({xs}, {xs}_n); "
                     f"else {{ const List<Id> {xs}_own = {spans}({args}); {on}({xs}_own.begin(), {xs}_own.size()); }} "
                     f"return {w}; }}())")
@@ -284,10 +289,12 @@ class WalkViews:
             params = [(p.name, self.param_type(p)) for p in fd.params]
             el = self.ct(self.typeref(fd.result).arg)
             hint = "inline __attribute__((always_inline)) " if self.ray_walk(name) else "inline "
-            sig = f"static {hint}{self._ends_type(el)} {made}(St& s" + "".join(
+            # (its walk's work added to the tally it is given, its caller's: kernel_tally.py)
+            sig = f"static {hint}{self._ends_type(el)} {made}(St& s, I& {TALLY_NAME}" + "".join(
                 f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")"
             self.protos.append(sig + ";")
             sc = {n: (ident("A", n), t) for n, t in params}
+            sc[TALLY] = (TALLY_NAME, [0])
             self.fns.append(f"{sig} {{ return {self.until_walk(fd.body, sc)}; }}")
         return made
 

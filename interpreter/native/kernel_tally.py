@@ -1,0 +1,88 @@
+"""The work of a rule function's straight-line part tallied in a register, charged once
+when it returns (a part of ``kernel.Gen``, issue 36).
+
+``W(s, n)`` counts ``n`` against the work budget where the rules count it: ``s.work``
+lowered, stored and tested at each. Othello's ``legal(c, s)`` counted nine times a cell
+(its eight directions' list, then each direction's walk), each a load, a store and a
+test of the state's counter, a sixth of its random games' instructions. Where a rule
+function's body counts work outside any loop of its own (a loop written out element by
+element is no loop: kernel_unroll.py), it is compiled with a tally, a local integer
+(``tw_``) that those counts add to, and the walks of ``until`` it passes on
+(kernel_walk_views.py, ``uV_name``, given the tally) add theirs; the tally is charged
+with one ``W`` when the body's value is made (``tallied``). Inside a loop the counts go
+to the state as before, so the work waiting in a tally is bounded by the body's text and
+the lists it walks once (no loop runs longer for want of a test).
+
+The same work is counted, all of it before the function returns: only where the budget
+is found spent moves, within the evaluation of one function, which changes nothing (the
+kernel stops and Python plays the move, docs/performance.md; kernel_products.py counts
+alike). A body whose C++ reads the work counter (a keep's entry measuring its work, a
+count made again, kernel_memo.py, kernel_early.py) is compiled without a tally: its
+measure would miss what the tally holds."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from .kernel_reads import counters
+
+TALLY = "$tally"    # the scope's key of the tally (no name of the rules starts with $)
+TALLY_NAME = "tw_"  # the tally's C++ name (one per function: its body's lambda's parameter)
+# C++ that reads the work counter, written by a helper or a keep: no tally beside it
+_READS_WORK = (".work", "counted_again")
+
+
+def untallied(sc: dict) -> dict:
+    """The scope ``sc`` without its tally (a loop's body: its work counted at each turn,
+    as before)."""
+    return {k: v for k, v in sc.items() if k != TALLY} if TALLY in sc else sc
+
+
+class WorkTallies:
+    """``Gen``'s rule function bodies compiled with a tally (see the module)."""
+
+    if TYPE_CHECKING:
+        tables: Any
+
+    def charge(self, sc: dict, n: str | int) -> str:
+        """The C++ statement that counts the work ``n``: added to the scope's tally where
+        it has one, else ``W``."""
+        s = counters(sc)
+        t = sc.get(TALLY)
+        if t is None:
+            return f"W({s}, {n}); "
+        t[1][0] += 1
+        return f"{t[0]} += {n}; "
+
+    def tallied_call(self, sc: dict, call: Callable[[str], str]) -> str:
+        """The call ``call(tally)`` of a function that adds its work to the tally it is
+        given: the scope's own, else one made for the call and charged after it."""
+        t = sc.get(TALLY)
+        if t is not None:
+            t[1][0] += 1
+            return call(t[0])
+        self.tally_helper()
+        return (f"tallied({counters(sc)}, [&](I& {TALLY_NAME}) __attribute__((always_inline)) "
+                f"{{ return {call(TALLY_NAME)}; }})")
+
+    def tally_helper(self) -> None:
+        """Writes ``tallied(s, f)`` into the kernel, once: ``f`` given a tally, its
+        value returned after the tally is charged."""
+        if not self.__dict__.get("tally_made"):
+            self.__dict__["tally_made"] = True
+            self.tables.statics.append(
+                "template <class F> static inline __attribute__((always_inline)) auto tallied(St& s, F&& f) "
+                "{ I t_ = 0; auto v_ = f(t_); W(s, t_); return v_; }")
+
+    def tallied_body(self, body: Callable[[dict], str], sc: dict) -> str:
+        """A function body's C++ (``body(scope)``) compiled with a tally, charged when
+        its value is made, where it counts work outside its loops and reads no work
+        counter; else compiled as before."""
+        used = [0]
+        text = body({**sc, TALLY: (TALLY_NAME, used)})
+        if not used[0]:
+            return text
+        if any(r in text for r in _READS_WORK):
+            return body(sc)
+        self.tally_helper()
+        return f"tallied(s, [&](I& {TALLY_NAME}) __attribute__((always_inline)) {{ return {text}; }})"

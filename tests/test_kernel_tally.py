@@ -1,0 +1,85 @@
+"""A rule function's work outside its loops tallied in a local and charged once when it
+returns (kernel_tally.py): othello's ``legal`` (its eight directions written out, each a
+walk passed by its ends) adds its list's eight and each walk's cells to ``tw_``, one
+``W`` a call; a loop's body (a range here) counts at each turn, as before, and so does a
+walk in a procedure. The kernel's games, states and work stay Python's, and the budget
+runs out at the same move."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
+from lockstep import kernel_playouts_as_python, program_of, work_counted_as_python
+from meeple.interpreter.native import kernel
+
+pytestmark = pytest.mark.kernels
+
+RULES = """ruleset tally
+players 2..2
+kind Disc { var seat: int = 0 }
+board b: grid(rows: 6, cols: 6) holds Disc
+zone box: Disc
+deck discs into box { Disc() for i in 1..36 }
+var seen: int = 0
+function dirs(): list of list of int = [[-1, -1], [-1, 0], [-1, 1], [0, -1], [0, 1], [1, -1], [1, 0], [1, 1]]
+function line(c: b, dr: int, dc: int, s: int): list of b =
+  until(y for y in ray(c, row: dr, col: dc) if empty(y) or top(y).seat == s)
+function closes(l: list of b, s: int): bool = size(l) >= 2 and occupied(last(l)) and top(last(l)).seat == s
+function legal(c: b, s: int): bool = empty(c) and any(closes(line(c, d[0], d[1], s), s) for d in dirs())
+function near(c: b, s: int): int = sum(size(line(c, dr, 1, s)) + (if closes(line(c, dr, 0, s), s) then 1 else 0)
+  for dr in -1..1)
+turn {
+  let s = seat(active)
+  let good = [c for c in cells(b) if legal(c, s)]
+  choose x from (if empty(good) then [c for c in cells(b) if empty(c)] else good) as "place"
+  let d = top(box)
+  d.seat = s
+  move d to x
+  seen = seen + near(x, s) + (if closes(line(x, 0, -1, 3 - s), s) then 2 else 0)
+}
+end when size(box) == 0
+score(p) = seen + count(c for c in cells(b) if occupied(c) and top(c).seat == seat(p))
+"""
+
+
+def compiled(native: bool, budgets=None):
+    return program_of(RULES, "tally.meeple", native, budgets)
+
+
+def _fn(source: str, name: str) -> str:
+    return next(r for r in source.splitlines() if re.match(rf"static [a-z_ ()]*\S+ {name}\(St& s.*\{{", r))
+
+
+def test_a_body_s_work_outside_its_loops_is_tallied_and_charged_once():
+    source = kernel.Gen(compiled(False)).source()
+    legal = _fn(source, "uF_legal")
+    # (the directions' list and each walk added to the tally, charged once at the end)
+    assert "return tallied(s, [&](I& tw_) __attribute__((always_inline)) { return " in legal
+    assert "tw_ += 8;" in legal and "W(s, 8)" not in legal
+    assert len(re.findall(r"uV_line\(s, tw_, uA_c, ", legal)) == 8
+    assert "template <class F> static inline __attribute__((always_inline)) auto tallied(St& s, F&& f) " \
+           "{ I t_ = 0; auto v_ = f(t_); W(s, t_); return v_; }" in source
+    # (the walk adds to the tally it is given)
+    walk = _fn(source, "uV_line")
+    assert walk.startswith("static inline __attribute__((always_inline)) WalkEnds<Id> uV_line(St& s, I& tw_, ")
+    assert re.search(r"tw_ \+= uV\d+_n;", walk) and "W(s," not in walk
+    # (in a loop's body, each turn's walk is charged at that turn: no tally of the body's)
+    near = _fn(source, "uF_near")
+    assert "tallied(s, [&](I& tw_) __attribute__((always_inline)) { return uV_line(s, tw_, " in near
+    assert "return tallied(" not in near
+    # (a procedure's walk likewise, charged where it is)
+    assert re.search(r"uR0_closes\(s, tallied\(s, \[&\]\(I& tw_\) __attribute__\(\(always_inline\)\) "
+                     r"\{ return uV_line\(s, tw_, ", source)
+
+
+def test_a_body_that_counts_nothing_outside_its_loops_is_as_before():
+    source = kernel.Gen(compiled(False)).source()
+    closes = _fn(source, "uR0_closes")
+    assert "tallied(" not in closes and "tw_" not in closes
+
+
+@needs_kernel
+def test_tallied_work_gives_python_s_games_and_work():
+    kernel_playouts_as_python(compiled(True), compiled(False), 8, seed=3)
+    work_counted_as_python(compiled, 9, 1 << 15)
