@@ -686,7 +686,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         sig = f"static {hint}{self.ct(rt)} {made}(St& s" + "".join(
             f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")"
         self.protos.append(sig + ";")
-        sc = {n: (ident("A", n), t) for n, t in params}
+        sc: dict = {n: (ident("A", n), t) for n, t in params}
         # (rows of the index read once, first: kernel_tops.py; not where the body is
         # put in line elsewhere)
         entry = None if in_line else Entry(a for a, _t in sc.values())
