@@ -64,7 +64,7 @@ class Operators:
         if op.language.mirror:   # (a comparison: dsl/operators.py)
             # (a count of a top's cells against all a mask's: kernel_tops.py; a count
             # stopped once the comparison is decided)
-            return self.tops.full(e, sc) or self.early_count(e, sc)
+            return self.tops.full(e, sc, op) or self.early_count(e, sc)
         if op.name == "range":
             return self.range_list(e, sc)   # (a range written out, made once: kernel_unroll.py)
         if op.name == "join_lists":

@@ -289,12 +289,12 @@ class TopWalks:
         return (f"([&]() -> I {{ const {g.ct(it)}& {xs} = {g.expr(cl.iter, sc, it)}; {work}{pre}"
                 f"return (I)({_held(w, n)}); }}())")
 
-    def full(self, e, sc: dict) -> str | None:
-        """``count(c for c in cells(b) if cond) == K`` (or ``!=``, K a literal on either
-        side) where the count is how many bits are set (``count``) and every mask its
+    def full(self, e, sc: dict, op) -> str | None:
+        """``count(c for c in cells(b) if cond) == K`` (or ``!=``: ``op``, the operation of
+        ``e`` (core/operators.py), one of equality; K a literal on either side) where the count is how many bits are set (``count``) and every mask its
         words may be has K cells (K > 0): whether the value's row holds all the mask's
         bits, no popcount; the board's cells counted as before. Else None."""
-        if e.node != "BinOp" or e.op not in ("==", "!="):
+        if e.node != "BinOp" or op.fold != "equal":
             return None
         for counted, k in ((e.left, e.right), (e.right, e.left)):
             if counted.node == "Aggregate" and counted.func == "count" and k.node == "IntLit" and k.value > 0:
@@ -314,7 +314,7 @@ class TopWalks:
         xs = g.fresh("xs")
         work = "" if g.facts.counted(cl.iter) else f"W({counters(sc)}, {xs}.size()); "
         held = " && ".join(f"({w}_r[{i}] & {w}_m[{i}]) == {w}_m[{i}]" for i in range(n))
-        if e.op == "!=":
+        if not op.meaning(None, None, 0, 0):   # (!=: the negation)
             held = f"!({held})"
         return (f"([&]() -> bool {{ const {g.ct(it)}& {xs} = {g.expr(cl.iter, sc, it)}; {work}{pre}"
                 f"return {held}; }}())")
