@@ -54,6 +54,11 @@ def pytest_unconfigure(config):
 SLOW_FILES = {"test_install.py"}
 SLOW = {
     # (lockstep, budget and compile tests of 2026-11-30: each file's text check stays quick)
+    "test_kernel_full_lines.py": (
+        "test_full_lines_play_as_python",
+        "test_the_work_counted_is_python_s_to_the_last_unit",
+        "test_tic_tac_toe_s_wins_by_full_lines_play_as_python",
+    ),
     "test_kernel_occupancy.py": (
         "test_occupied_walks_keep_python_s_state_after_every_move",
         "test_the_work_counted_is_python_s_to_the_last_unit",

@@ -77,13 +77,13 @@ from .kernel_operators import Operators
 from .kernel_ordered import ascending_options, kept_seen, reserve_size, track_seen
 from .kernel_products import ProductOptions
 from .kernel_ranged import RangedCalls
-from .kernel_reads import StateReads, counters, state, zone_read
+from .kernel_reads import ENTRY, StateReads, counters, state, zone_read
 from .kernel_rows import SHORT_INLINE, TabledRows, short_loops
 from .kernel_tables import Tables
 from .kernel_tally import WorkTallies, untallied
 from .kernel_text_keys import KeyedLets, TextKeys
 from .kernel_text_parts import TextParts
-from .kernel_tops import TopWalks
+from .kernel_tops import Entry, TopWalks
 from .kernel_types import BOOL, IDS, INT, STR, Unsupported, has_none
 from .kernel_unread import UnreadLets
 from .kernel_unroll import KnownLoops
@@ -683,12 +683,18 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         short = short_loops(fd.body, self.written_out if name in self.facts.called_in_loops else None)
         hint = "" if (loops and not short) or name in self.recursive else SHORT_INLINE if short else "inline "
         folds = self.ray_fold(name)   # (in line wherever called, its loop with it: kernel_walks.py)
-        if self.ray_walk(name) or folds:
+        in_line = bool(self.ray_walk(name) or folds)
+        if in_line:
             hint = "inline __attribute__((always_inline)) "
         sig = f"static {hint}{self.ct(rt)} {made}(St& s" + "".join(
             f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")"
         self.protos.append(sig + ";")
-        sc = {n: (ident("A", n), t) for n, t in params}
+        sc: dict = {n: (ident("A", n), t) for n, t in params}
+        # (rows of the index read once, first: kernel_tops.py; not where the body is
+        # put in line elsewhere)
+        entry = None if in_line else Entry(a for a, _t in sc.values())
+        if entry is not None:
+            sc[ENTRY] = (entry, None)
         if any_order:
             self.any_order[id(fd.body)] = fd.body
         try:
@@ -705,6 +711,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
                    f"Depth d_(s); if (s.depth > s.peak) s.peak = s.depth; ")
         elif name in self.counting:   # (the calls budget: core/facts.py, counts_calls)
             pre = f"if (++s.calls > {self.b.calls}) bail(); "
+        pre += entry.declarations() if entry is not None else ""
         self.fns.append(f"{sig} {{ {pre}return {body}; }}")
         if not pre:
             self.offer_wrapper(made, sig, self.ct(rt), fd.body, body)   # (kernel_in_place.py)

@@ -22,6 +22,7 @@ class Operators:
     if TYPE_CHECKING:
         b: Any
         facts: Any
+        tops: Any
 
         def expr(self, e, sc: dict, want: T | None = None) -> str: ...
         def ty(self, e) -> T: ...
@@ -61,7 +62,9 @@ class Operators:
         if op.name == "and":
             return self.occupied_and(e, sc)   # (no branch on the cell: kernel_early.py)
         if op.language.mirror:   # (a comparison: dsl/operators.py)
-            return self.early_count(e, sc)   # (a count stopped once the comparison is decided)
+            # (a count of a top's cells against all a mask's: kernel_tops.py; a count
+            # stopped once the comparison is decided)
+            return self.tops.full(e, sc, op) or self.early_count(e, sc)
         if op.name == "range":
             return self.range_list(e, sc)   # (a range written out, made once: kernel_unroll.py)
         if op.name == "join_lists":

@@ -37,6 +37,9 @@ from typing import TYPE_CHECKING, Any
 # the scope's keys (no name of the rules starts with $): its Reads, the zones noted
 READS = "$reads"
 NOTED = "$noted"
+# a rule function's reads made once at its entry (kernel_tops.Entry), kept by the
+# scopes of its body and of bodies put in line in it
+ENTRY = "$entry"
 # the reads of a zone's items a printer writes (cxx/kernel_zones.hpp, and ZR's own)
 ZONE_READS = ("size", "top", "top_any", "bottom", "items", "topn")
 
@@ -72,7 +75,7 @@ def reading(sc: dict, reads: Reads) -> dict:
 def carried(sc: dict) -> dict:
     """What a scope made anew for C++ written in the place of ``sc``'s takes of it (a
     function's body put in line: its ``Reads``, the zones noted)."""
-    return {k: v for k, v in sc.items() if k in (READS, NOTED)}
+    return {k: v for k, v in sc.items() if k in (READS, NOTED, ENTRY)}
 
 
 def state(sc: dict) -> str:

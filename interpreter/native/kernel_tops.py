@@ -22,14 +22,33 @@ the items have (the kernel's own table and ``eq``); a value no item has walks no
 The index is kept only where a loop walks it, for at most ``_SLOTS`` values in all."""
 from __future__ import annotations
 
+from ...dsl import ast as ir
 from .kernel_cells import rows_by_value
 from .kernel_occupancy import set_bits
-from .kernel_reads import carried, counters, reads_of, state
+from .kernel_reads import ENTRY, carried, counters, reads_of, state
 from .kernel_types import INT
 from .kernel_walks import CELL_ID
 
 _WORD = 64
 _SLOTS = 32   # (the values indexed at most: an item's slots are the bits of a word)
+
+
+class Entry:
+    """The rows of the index a rule function's body reads by a value of its parameters
+    alone (``seat(p)``), each read once at its entry (``rows``: by the C++ of the read,
+    the local's name; ``params``: the C++ names of its parameters). The state does not
+    change while a rule function is evaluated, so the row read there is the row read
+    where the loop is; the value's slot is computed there too (a seat of a name that is
+    none bails there: the reference fails at the first cell with a top item, or the
+    move is left to it, which gives the same answer, as before a loop)."""
+
+    def __init__(self, params):
+        self.params = set(params)
+        self.rows: dict[str, str] = {}
+
+    def declarations(self) -> str:
+        """The C++ of the reads, put first in the function's body."""
+        return "".join(f"const uint64_t* {name} = {row}; " for row, name in self.rows.items())
 
 
 class TopWalks:
@@ -124,9 +143,35 @@ class TopWalks:
         found = self.plan(comp.clauses[0], comp.cond)
         return found if found is not None and _exact(found) else None
 
-    def _words(self, plan, sc: dict) -> tuple[str, str, int] | None:
+    def _at_entry(self, row: str, tv, sc: dict) -> str | None:
+        """The name of the value's row of the index read once at the entry of the rule
+        function being written (``Entry``), where the value's C++ names nothing of the
+        scope but the function's parameters (a name not in it: a constant or a variable
+        of the game, the same there); else None."""
+        at = sc.get(ENTRY)
+        if at is None:
+            return None
+        entry = at[0]
+        for n in ir.walk(tv.value):
+            e = n
+            if n.node != "Var":
+                continue
+            if tv.env is not None:   # (a rule function's body: its parameters' arguments)
+                if n.name not in tv.env:
+                    continue
+                e = tv.env[n.name]
+                if e is None:
+                    return None
+            if e.node == "Var" and e.name in sc and sc[e.name][0] not in entry.params:
+                return None
+        if row not in entry.rows:
+            entry.rows[row] = self.gen.fresh("th")
+        return entry.rows[row]
+
+    def _words(self, plan, sc: dict) -> tuple[str, str, int, list | None] | None:
         """The C++ declarations of the loop's words (``tr``: the value's bits, ``tm``: the
-        cells' that may pass), their names' prefix and how many words, or None."""
+        cells' that may pass), their names' prefix, how many words and the cells of
+        each mask the words may be (None: not known), or None."""
         g = self.gen
         reads = reads_of(sc)
         if reads is not None and reads.through != "s.z":
@@ -139,13 +184,13 @@ class TopWalks:
         if board not in occ.walked:
             occ.walked.append(board)   # (the index's range: the boards' cells, as occ's)
         words = (occ.n + _WORD - 1) // _WORD
-        mask = self._mask(board, cells, f, sc, words)
-        if mask is None:
+        masked = self._mask(board, cells, f, sc, words)
+        if masked is None:
             return None
-        value = self._value(tv, sc)
+        row = f"{state(sc)}.z.tops_of({slot}({self._value(tv, sc)}))"
+        row = self._at_entry(row, tv, sc) or row
         w = g.fresh("tw")
-        return (f"const uint64_t* {w}_r = {state(sc)}.z.tops_of({slot}({value})); "
-                f"const uint64_t* {w}_m = {mask}; ", w, words)
+        return (f"const uint64_t* {w}_r = {row}; const uint64_t* {w}_m = {masked[0]}; ", w, words, masked[1])
 
     def _value(self, tv, sc: dict) -> str:
         """The C++ of the value, in the loop's scope."""
@@ -158,9 +203,11 @@ class TopWalks:
                 inner[name] = (g.expr(e, sc), g.ty(e))
         return g.expr(tv.value, inner, tv.at)
 
-    def _mask(self, board: str, cells: list, f, sc: dict, words: int) -> str | None:
+    def _mask(self, board: str, cells: list, f, sc: dict, words: int) -> tuple[str, list | None] | None:
         """The C++ of the words of the cells that may pass (a pointer): the board's, or
-        those the static part lets through (by its key's value, by a seat)."""
+        those the static part lets through (by its key's value, by a seat); and the
+        cells of each mask they may be (by a key: those of its values core/bounds.py
+        knows it within, None where it may be another or none)."""
         g = self.gen
         lo = g.occupied.lo
 
@@ -175,16 +222,16 @@ class TopWalks:
             return g.tables.table(name, lambda t: f"static const uint64_t {t}[{max(len(body), 1)}] = "
                                   f"{{{', '.join(body) or '0ULL'}}};")
         if f is None:
-            return rows(("TOPMASK", board), [cells])
+            return rows(("TOPMASK", board), [cells]), [cells]
         what = repr(f.preds)
         if f.by_seat is not None:
             arr = rows(("TOPMASK_SEAT", board, what), [list(r) for r in f.by_seat])
             fn = g.tables.table(("TOPMASK_SEAT_FN", board, what),
                                 lambda t: f"static inline const uint64_t* {t}(Id k) {{ if (k < 0 || k >= "
                                           f"{len(f.by_seat)}) bail(); return {arr} + (size_t)k * {words}; }}")
-            return f"{fn}({g.expr(f.seat_of, sc, g.ty(f.seat_of))})"
+            return f"{fn}({g.expr(f.seat_of, sc, g.ty(f.seat_of))})", [list(r) for r in f.by_seat]
         if f.key is None:
-            return rows(("TOPMASK_CELLS", board, what), [f.passing])
+            return rows(("TOPMASK_CELLS", board, what), [f.passing]), [f.passing]
         grouped = rows_by_value(f.passing, f.keys)
         if grouped is None:
             return None
@@ -195,7 +242,9 @@ class TopWalks:
                                       f"if (k == NONE_I) return {arr} + {(b - a + 1) * words}; "
                                       f"if (k < {a}LL || k > {b}LL) return {arr} + {(b - a + 2) * words}; "
                                       f"return {arr} + (size_t)(k - {a}LL) * {words}; }}")
-        return f"{fn}({g.expr(f.key[1], sc, INT)})"
+        span = g.facts.int_range(f.key[1], g.known_ranges(f.key[1]))
+        known = by[span[0] - a:span[1] - a + 1] if span is not None and a <= span[0] <= span[1] <= b else None
+        return f"{fn}({g.expr(f.key[1], sc, INT)})", known
 
     def loop(self, cl, cond, sc: dict, var: str, inside) -> tuple[str, str, str] | None:
         """The C++ loop over the cells of the last clause ``cl`` (over a board's cells,
@@ -208,7 +257,7 @@ class TopWalks:
         words = self._words(plan, sc)
         if words is None:
             return None
-        pre, w, n = words
+        pre, w, n, _rows = words
         lo = self.gen.occupied.lo
         m = self.gen.fresh("m")
         held = _held(w, n)
@@ -232,13 +281,43 @@ class TopWalks:
         words = self._words(plan, sc)
         if words is None:
             return None
-        pre, w, n = words
+        pre, w, n, _rows = words
         g = self.gen
         it = g.ty(cl.iter)
         xs = g.fresh("xs")
         work = "" if g.facts.counted(cl.iter) else f"W({counters(sc)}, {xs}.size()); "
         return (f"([&]() -> I {{ const {g.ct(it)}& {xs} = {g.expr(cl.iter, sc, it)}; {work}{pre}"
                 f"return (I)({_held(w, n)}); }}())")
+
+    def full(self, e, sc: dict, op) -> str | None:
+        """``count(c for c in cells(b) if cond) == K`` (or ``!=``: ``op``, the operation of
+        ``e`` (core/operators.py), one of equality; K a literal on either side) where the count is how many bits are set (``count``) and every mask its
+        words may be has K cells (K > 0): whether the value's row holds all the mask's
+        bits, no popcount; the board's cells counted as before. Else None."""
+        if e.node != "BinOp" or op.fold != "equal":
+            return None
+        for counted, k in ((e.left, e.right), (e.right, e.left)):
+            if counted.node == "Aggregate" and counted.func == "count" and k.node == "IntLit" and k.value > 0:
+                break
+        else:
+            return None
+        plan = self._exact_plan(counted.comp)
+        if plan is None:
+            return None
+        words = self._words(plan, sc)
+        if words is None or words[3] is None or any(len(r) != k.value for r in words[3]):
+            return None
+        pre, w, n, _rows = words
+        g = self.gen
+        cl = counted.comp.clauses[0]
+        it = g.ty(cl.iter)
+        xs = g.fresh("xs")
+        work = "" if g.facts.counted(cl.iter) else f"W({counters(sc)}, {xs}.size()); "
+        held = " && ".join(f"({w}_r[{i}] & {w}_m[{i}]) == {w}_m[{i}]" for i in range(n))
+        if not op.meaning(None, None, 0, 0):   # (!=: the negation)
+            held = f"!({held})"
+        return (f"([&]() -> bool {{ const {g.ct(it)}& {xs} = {g.expr(cl.iter, sc, it)}; {work}{pre}"
+                f"return {held}; }}())")
 
 
 def _exact(plan) -> bool:
