@@ -66,3 +66,49 @@ def test_a_loop_over_a_list_chosen_by_a_condition_walks_its_branches_in_place():
 def test_branches_walked_in_place_give_python_s_games_and_work():
     kernel_playouts_as_python(branches(True), branches(False), 12, seed=3)
     work_counted_as_python(branches, 8, 1 << 14)
+
+
+# rows: a list written out in each branch, one of them made at each evaluation (an
+# element read from the state); fixed: both lists known before the game (kept once,
+# walked where they are)
+WRITTEN = """ruleset written
+players 2..2
+kind Mark { seat: int }
+board b: grid(rows: 4, cols: 4) holds Mark
+zone supply: Mark
+deck marks into supply { 6 of Mark(seat: s) for s in 1..2 }
+var seen: int = 0
+function rows(c: b): list of int = if top(c).seat == 1 then [-1, 1] else [top(c).seat - 3, c.col - 2]
+function fixed(c: b): list of int = if top(c).seat == 1 then [-1, 1] else [2]
+turn {
+  choose x from [c for c in cells(b) if empty(c)] as "mark"
+  move first(m for m in items(supply) if m.seat == seat(active)) to x
+  seen = seen + size([t for c in cells(b) if occupied(c) for d in rows(c)
+                      for t in [cell(b, row: c.row + d, col: c.col)] if t != none and empty(t)])
+    + sum(d * c.col for c in cells(b) if occupied(c) for d in fixed(c))
+}
+end when size(supply) == 0
+score(p) = seen * 3 + seat(p)
+"""
+
+
+def written(native: bool, budgets=None):
+    return program_of(WRITTEN, "written.meeple", native, budgets)
+
+
+def test_a_list_written_out_in_a_branch_passes_its_elements_with_no_list_made():
+    source = kernel.Gen(written(False)).source()
+    step = re.search(r"I2: .*", source)
+    assert step is not None
+    loop = step.group(0)
+    # (rows' elements each passed as evaluated; fixed's lists made once, walked)
+    assert re.search(r"\+\+uV\d+_n; uV\d+_visit\(neg\(\(\(I\)1LL\)\)\); \+\+uV\d+_n; uV\d+_visit\(\(\(I\)1LL\)\); \} "
+                     r"else \{ \+\+uV\d+_n; uV\d+_visit\(", loop)
+    assert "uF_rows(s" not in loop and "List<I>::of(" not in loop
+    assert "uF_fixed(s" in loop
+
+
+@needs_kernel
+def test_lists_written_out_passed_in_place_give_python_s_games_and_work():
+    kernel_playouts_as_python(written(True), written(False), 12, seed=5)
+    work_counted_as_python(written, 8, 1 << 14)

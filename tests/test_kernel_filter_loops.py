@@ -1,6 +1,7 @@
 """A loop over the call of a filter of one loop, its list made on the stack
-(interpreter/native/kernel_filter_loops.py): the function's loop in the call's place,
-the same games and the same work as Python's."""
+(interpreter/native/kernel_filter_loops.py): the function's loop in the call's place
+(a filter walked from the index of the cells by their top item: its bits, no list), the
+same games and the same work as Python's."""
 from __future__ import annotations
 
 import re
@@ -40,7 +41,11 @@ def test_a_loop_over_a_filter_of_one_loop_walks_its_loop_in_place():
     source = kernel.Gen(filters(False)).source()
     # (mine and cols are never called: their loops run in the comprehensions' place)
     assert not re.search(r"uF_mine\(s, ", source) and not re.search(r"uF_cols\(s, ", source)
-    assert re.search(r"Grow<Id> uV\d+_out; size_t uV\d+_n = 0;", source)     # (mine's, in place)
+    assert re.search(r"Grow<Id> uV\d+_out; size_t uV\d+_n = 0;", source)     # (near's, in place)
+    # (mine's cells the bits of the index of the cells by their top item: walked where
+    # they are, counted first, no list at all: kernel_tops.py)
+    assert re.search(r"const size_t (uV\d+_n) = \(size_t\)\(bits_set\(uV\d+_tw_r\[0\] & uV\d+_tw_m\[0\]\)\); "
+                     r"W\(s, \(I\)\1\); uV\d+_out\.reserve\(", source)
     assert re.search(r"Build<I> uV\d+_out; \{ const List<Id>& uV\d+_xs = T\d+; W\(s, ", source)   # (cols')
 
 

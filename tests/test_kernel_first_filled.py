@@ -1,7 +1,9 @@
 """``if any(occupied(f(x)) for x in xs) then [m for x in xs for m in f(x)] else other``
 (checkers' moves: a jump of any piece, then every piece's jumps): the list made once,
 first, ``other`` where it is empty, with no ``f(x)`` asked twice
-(interpreter/native/kernel_first_filled.py); the same games, states and work as Python."""
+(interpreter/native/kernel_first_filled.py), ``xs`` the bits of a filter walked from the
+index of the cells by their top item where it is one, no list of it made; the same
+games, states and work as Python."""
 from __future__ import annotations
 
 import re
@@ -79,11 +81,16 @@ def test_a_list_whose_condition_is_a_part_not_empty_is_made_once():
     # its condition, which is asked first, the list made whole after it)
     again = r"W\(s, uV\d+_w0 - uV\d+_wb\); s\.calls \+= uV\d+_cb - uV\d+_c0;"
     assert len(re.findall(again, source)) == 2
-    assert len(re.findall(r"for \(; uV\d+_i < uV\d+_xs\.size\(\); \+\+uV\d+_i\)", source)) == 4
+    # (seen's cells a list, walked twice; moves' mine(s) walked from the bits of the
+    # index of the cells by their top item, twice, no list made: kernel_tops.py)
+    assert len(re.findall(r"for \(; uV\d+_i < uV\d+_xs\.size\(\); \+\+uV\d+_i\)", source)) == 2
     moves = re.search(r"static List<List<Id>> uF_moves\(St& s, I uA_s\) \{.*", source)
     far = re.search(r"static List<List<Id>> uF_far\(St& s, I uA_s\) \{.*", source)
     assert moves is not None and far is not None
     assert re.search(again, moves.group(0)) and not re.search(again, far.group(0))
+    walk = r"for \(; (uV\d+_m); \1 &= \1 - 1\)"
+    assert len(re.findall(walk, moves.group(0))) == 3 and "uF_mine(s" not in moves.group(0)
+    assert re.search(r"if \(uV\d+_m == 0\) return", moves.group(0))
     assert len(re.findall(r"return uV\d+_n != 0; \}\(\)\)", moves.group(0))) == 1
 
 

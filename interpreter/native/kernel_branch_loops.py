@@ -7,7 +7,10 @@ loop's variable one by one, where a list was made for the branch (and made again
 function's value), then walked. A branch in place is a comprehension (its loops run
 where they stand), a join of comprehensions of numbers or ids (``pawn_reach``'s two
 parts, one after the other), another condition, or the call of a function whose body is
-one of these, called plainly; a function whose values are kept (kernel_memo.py) while
+one of these, called plainly, or a list written out (``if top(c).king then [-1, 1] else
+[forward(top(c).seat)]``: its elements passed as they are evaluated, none made, where
+one of the condition's lists has an element not known before the game, made at each
+evaluation); a function whose values are kept (kernel_memo.py) while
 its keep is passed by (``skip``) runs in place too, its keep read as before otherwise.
 Any other branch's list is made and walked where it stands.
 
@@ -25,6 +28,7 @@ from .cxx_text import ident
 from .kernel_filters import _filtered_param
 from .kernel_reads import counters, state
 from .kernel_types import BOOL
+from .kernel_unroll import UNROLL_MAX
 
 _DEPTH = 4   # (calls within calls put in place, at most)
 
@@ -44,6 +48,7 @@ class BranchLoops:
         def expr(self, e, sc: dict, want=None) -> str: ...
         def ty(self, e) -> Any: ...
         def ct(self, t) -> str: ...
+        def known_value(self, e, depth: int = 0): ...
         def called_plainly(self, e) -> bool: ...
         def kept_here(self, e) -> bool: ...
         def kept_call(self, name: str) -> str: ...
@@ -88,6 +93,8 @@ class BranchLoops:
             return self._spares(e.then, depth) or self._spares(e.other, depth)
         if e.node == "Comprehension" or self._join_parts(e) is not None:
             return True
+        if self._spread_items(e):   # (made at each evaluation: an element not known)
+            return any(self.known_value(x) is None for x in e.items)
         fd = self._callee(e, depth)
         return fd is not None and self._in_place(fd.body) and self._spares(fd.body, depth + 1)
 
@@ -130,6 +137,8 @@ class BranchLoops:
                     f"else {{ {self._spread(e.other, sc, how, depth)} }}")
         if e.node == "Comprehension":
             return self.loops(e, sc, lambda inner: self._element(self.expr(e.elem, inner, t.arg), how), whole=True)
+        if self._spread_items(e):   # (each element passed as it is evaluated: no list)
+            return " ".join(self._element(self.expr(x, sc, t.arg), how) for x in e.items)
         parts = self._join_parts(e)
         if parts is not None:
             j = self.fresh("j")
@@ -175,6 +184,12 @@ class BranchLoops:
         """Whether a body is worth putting in place: a condition, a comprehension or a
         join of them."""
         return body.node in ("CondExpr", "Comprehension") or self._join_parts(body) is not None
+
+    def _spread_items(self, e) -> bool:
+        """Whether ``e`` is a list written out whose elements are passed one by one:
+        ``UNROLL_MAX`` at most (kernel_unroll.py), each a number or an id."""
+        return e.node == "ListLit" and 0 < len(e.items) <= UNROLL_MAX \
+            and self.ct(self.ty(e).arg) in ("Id", "I")
 
     def _join_parts(self, e) -> list | None:
         """The parts of ``a + b + ...`` where each is a comprehension of numbers or ids

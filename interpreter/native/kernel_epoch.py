@@ -34,6 +34,7 @@ from ...dsl import ast as ir
 from ..core import ops
 from ..core.hoist import roots
 from .cxx_text import ident
+from .kernel_tops import walked_filter
 
 # instructions that write nothing of the state but the frames (no rule function reads
 # them): the epoch stays
@@ -110,9 +111,12 @@ class EpochSteps:
     def called_again(self) -> frozenset[str]:
         """The rule functions that a rule function's body calls twice or more with the
         same arguments, each the name of one of its parameters (no loop's variable) or
-        a number written out (checkers' ``own(s)``, in the test of ``moves(s)`` and in
-        the list it then makes): nothing changes the state while a body is evaluated,
-        so the first call's value, kept, serves the next."""
+        a number written out (``pieces(s)`` in the test of ``moves(s)`` and in the list
+        it then makes): nothing changes the state while a body is evaluated, so the
+        first call's value, kept, serves the next. Not a filter walked from the index
+        of the cells by their top item (kernel_tops.py, ``walked_filter``: checkers'
+        ``own(s)``): its walk, in the place of each call, costs less than a keep's
+        look-up."""
         fs = self.c.functions
         out: set[str] = set()
         for fd in fs.values():
@@ -123,7 +127,7 @@ class EpochSteps:
                         (a.node == "Var" and a.name in names) or a.node == "IntLit" for a in e.args):
                     continue
                 key = (e.func, *(a.name if a.node == "Var" else a.value for a in e.args))
-                if key in seen:
+                if key in seen and not walked_filter(self, fs[e.func]):
                     out.add(e.func)
                 seen.add(key)
         return frozenset(out)

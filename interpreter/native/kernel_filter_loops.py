@@ -6,7 +6,10 @@ no count of its calls, not recursive), its elements numbers or ids: that loop ru
 call's place, the elements it keeps pushed onto the stack (``Build``), then walked, where
 a list was made on the heap, walked and dropped at each turn (kernel_memo.py's
 ``fused_loop`` does so for two loops or more). Where the element is the loop's own
-variable, each is written and counted by its test's truth, with no branch on it.
+variable, each is written and counted by its test's truth, with no branch on it. Where
+the filter's cells are the bits of the index of the cells by their top item
+(kernel_tops.py, ``filter_walk``), no list is made at all: the loops within run at each
+bit, how many the bits are counted before them.
 
 The same elements in the same order and the same work: the function's loop as it counts
 it, then the elements walked before the loops within, as the reference counts them; the
@@ -26,6 +29,7 @@ class FilterLoops:
     if TYPE_CHECKING:
         c: Any
         facts: Any
+        tops: Any
 
         def fresh(self, base: str) -> str: ...
         def expr(self, e, sc: dict, want=None) -> str: ...
@@ -62,9 +66,14 @@ class FilterLoops:
         filled list's room for ``k`` elements walked, or None), or None (see the module)."""
         if it.node != "Call" or self.facts.call_kind(it) != "function":
             return None
+        var, el, t = var_el_t
+        walk = self.tops.filter_walk(it, sc) if el == "Id" else None
+        if walk is not None:   # (its bits walked where they are: kernel_tops.py)
+            work = "" if self.facts.counted(it) else f"W({counters(sc)}, (I){walk.n}); "
+            return (f"{{ {walk.head}{work}{room(walk.n) if room else ''}{walk.decl}"
+                    f"{walk.loop(var, '{ ' + inside() + ' }')} }}")
         fd = self.c.functions[it.func]
         body = fd.body
-        var, el, t = var_el_t
         if body.node != "Comprehension" or len(body.clauses) != 1 or el not in ("Id", "I") \
                 or not self.called_plainly(it):
             return None

@@ -32,6 +32,7 @@ class FirstFilled:
 
     if TYPE_CHECKING:
         b: Any
+        tops: Any
         c: Any
         facts: Any
 
@@ -92,8 +93,11 @@ class FirstFilled:
         if fill is None:
             return None
         s = counters(sc)
-        head = "" if self.facts.counted(outer.iter) else f"W({s}, {xs}.size()); "
         test = self.expr(e.cond.comp.elem, deeper, BOOL)
+        walk = self.tops.filter_walk(outer.iter, sc)   # (xs a filter's bits: kernel_tops.py)
+        if walk is not None:
+            return self._walked_filled(e, sc, (walk, x, fill, test, out), (w0, c0, wb, cb, i))
+        head = "" if self.facts.counted(outer.iter) else f"W({s}, {xs}.size()); "
         ask = (f"const I {w0} = {s}.work, {c0} = {s}.calls; I {wb} = 0, {cb} = 0; "
                f"const {self.ct(lt)} {xs} = {self.expr(outer.iter, sc, lt)}; {head}size_t {i} = 0; "
                f"for (; {i} < {xs}.size(); ++{i}) {{ const {self.ct(lt.arg)} {x} = {xs}[{i}]; "
@@ -103,4 +107,24 @@ class FirstFilled:
                  f"Vec<{el}> {out}; {out}.reserve(2 * ({xs}.size() - {i})); "
                  f"for (; {i} < {xs}.size(); ++{i}) {{ const {self.ct(lt.arg)} {x} = {xs}[{i}]; {fill} }} ")
         return (f"([&]() -> {self.ct(t)} {{ {ask}if ({i} == {xs}.size()) return {other}; {again}"
+                f"return {self.ct(t)}(std::move({out})); }}())")
+
+    def _walked_filled(self, e, sc: dict, parts: tuple, names: tuple) -> str:
+        """``first_filled``'s C++ where ``xs`` is the call of a filter walked from the
+        index (kernel_tops.py, ``filter_walk``): its cells walked where they are, the
+        list made from the bit the test stopped at on, with no list of them made. The
+        same work: the filter's, then its cells as the list's loop counts them."""
+        walk, x, fill, test, out = parts
+        w0, c0, wb, cb, i = names
+        s = counters(sc)
+        t = self.ty(e)
+        outer = e.then.clauses[0]
+        head = "" if self.facts.counted(outer.iter) else f"W({s}, (I){walk.n}); "
+        ask = (f"const I {w0} = {s}.work, {c0} = {s}.calls; I {wb} = 0, {cb} = 0; {walk.head}{head}"
+               f"size_t {i} = 0; {walk.decl}"
+               + walk.loop(x, f"{wb} = {s}.work; {cb} = {s}.calls; if ({test}) break; ++{i};") + " ")
+        other = self.expr(e.other, sc, t)
+        again = (f"W({s}, {w0} - {wb}); {s}.calls += {cb} - {c0}; if ({s}.calls > {self.b.calls}) bail(); "
+                 f"Vec<{self.ct(t.arg)}> {out}; {out}.reserve(2 * ({walk.n} - {i})); " + walk.loop(x, fill) + " ")
+        return (f"([&]() -> {self.ct(t)} {{ {ask}if ({walk.done}) return {other}; {again}"
                 f"return {self.ct(t)}(std::move({out})); }}())")

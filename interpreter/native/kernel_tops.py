@@ -270,6 +270,33 @@ class TopWalks:
         rest = [] if _exact(plan) else plan[4]
         return pre, held, f"{head}{{ const Id {var} = (Id)({at}); {CELL_ID.format(var)}{inside(rest)} }}"
 
+    def filter_walk(self, it, sc: dict) -> FilterWalk | None:
+        """The walk of ``it``, the plain call of a rule function whose body is a filter
+        walked from the index (``walked_filter``), in the call's place with no list
+        made (kernel_first_filled.py, kernel_filter_loops.py); else None. The same
+        work: the board's cells, as the filter's loop counts them; ``n`` is what its
+        list's length would be, for the loop over it to count."""
+        g = self.gen
+        if it.node != "Call" or g.facts.call_kind(it) != "function" or not g.called_plainly(it):
+            return None
+        fd = g.c.functions[it.func]
+        if not walked_filter(g, fd):
+            return None
+        body = fd.body
+        binds, scope = g._bound_params(fd, it.args, sc)
+        plan = self._exact_plan(body)
+        words = self._words(plan, scope)
+        if words is None:
+            return None
+        pre, w, k = words
+        cl = body.clauses[0]
+        t = g.ty(cl.iter)
+        xs, n = g.fresh("xs"), g.fresh("n")
+        work = "" if g.facts.counted(cl.iter) else f"W({counters(sc)}, {xs}.size()); "
+        head = (f"{binds}{{ const {g.ct(t)}& {xs} = {g.expr(cl.iter, scope, t)}; {work}}} {pre}"
+                f"const size_t {n} = (size_t)({_held(w, k)}); ")
+        return FilterWalk(head, n, g.fresh("m"), w, k, g.occupied.lo)
+
     def count(self, comp, sc: dict) -> str | None:
         """``count(c for c in cells(b) if cond)`` where cond holds exactly on the cells whose
         top item has the value (see the module): how many bits are set, the board's cells
@@ -318,6 +345,42 @@ class TopWalks:
             held = f"!({held})"
         return (f"([&]() -> bool {{ const {g.ct(it)}& {xs} = {g.expr(cl.iter, sc, it)}; {work}{pre}"
                 f"return {held}; }}())")
+
+
+class FilterWalk:
+    """The walk of the bits of a call of a filter walked from the index (``TopWalks.
+    filter_walk``), resumable: ``head`` binds the parameters, counts the board's cells
+    (the filter's own work) and declares ``n``, how many cells it lists; ``decl``
+    declares the walk's state; ``loop(var, body)`` walks from where the walk stands (a
+    ``break`` in ``body`` leaves it at that cell, a later ``loop`` starts there); ``done``
+    is true once every cell is walked."""
+
+    def __init__(self, head: str, n: str, m: str, w: str, words: int, lo: int):
+        self.head, self.n, self.m, self.w, self.words, self.lo = head, n, m, w, words, lo
+        i = f"{m}_i"
+        self.decl = (f"uint64_t {m} = {w}_r[0] & {w}_m[0]; " if words == 1 else
+                     f"int {i} = 0; uint64_t {m} = {w}_r[0] & {w}_m[0]; ")
+        self.done = f"{m} == 0"
+
+    def loop(self, var: str, body: str) -> str:
+        m, w = self.m, self.w
+        if self.words == 1:
+            return (f"for (; {m}; {m} &= {m} - 1) {{ const Id {var} = (Id)({self.lo} + __builtin_ctzll({m})); "
+                    f"{CELL_ID.format(var)}{body} }}")
+        i = f"{m}_i"
+        return (f"for (;; {m} &= {m} - 1) {{ while (!{m} && ++{i} < {self.words}) {m} = {w}_r[{i}] & {w}_m[{i}]; "
+                f"if (!{m}) break; const Id {var} = (Id)({self.lo} + {i} * {_WORD} + __builtin_ctzll({m})); "
+                f"{CELL_ID.format(var)}{body} }}")
+
+
+def walked_filter(gen, fd) -> bool:
+    """Whether the body of the rule function ``fd`` is ``[c for c in cells(b) if cond]``
+    where cond holds exactly on the cells whose top item has a value (``TopWalks``'s
+    exact plan): its list is the bits of the index, walked as cheaply as a kept list
+    is read (kernel_epoch.py, ``called_again``, keeps none of its values)."""
+    body = fd.body
+    return (body.node == "Comprehension" and len(body.clauses) == 1 and body.elem.node == "Var"
+            and body.elem.name == body.clauses[0].var and gen.tops._exact_plan(body) is not None)
 
 
 def _exact(plan) -> bool:
