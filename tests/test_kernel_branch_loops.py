@@ -92,8 +92,7 @@ score(p) = seen * 3 + seat(p)
 """
 
 
-def written(native: bool, budgets=None):
-    return program_of(WRITTEN, "written.meeple", native, budgets)
+written = compiler(WRITTEN, "written.meeple")
 
 
 def test_a_list_written_out_in_a_branch_passes_its_elements_with_no_list_made():
