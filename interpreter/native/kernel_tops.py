@@ -288,7 +288,7 @@ class TopWalks:
         words = self._words(plan, scope)
         if words is None:
             return None
-        pre, w, k = words
+        pre, w, k, _rows = words
         cl = body.clauses[0]
         t = g.ty(cl.iter)
         xs, n = g.fresh("xs"), g.fresh("n")
