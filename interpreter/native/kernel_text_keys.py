@@ -166,7 +166,7 @@ class TextKeys:
         s = counters(sc)
         tail = self.text_key(parts[-1], sc)
         shift = f"(l_.k >> {8 * at})" if at < 8 else "0"
-        return (f"([&]() -> TKs {{ {''.join(made)}const uint64_t k_ = {key}; const TK l_ = {tail}; "
+        return (f"([&]() __attribute__((always_inline)) -> TKs {{ {''.join(made)}const uint64_t k_ = {key}; const TK l_ = {tail}; "
                 f"W({s}, {work} + l_.c); const size_t b_ = {at} + l_.b; "
                 f"return TKs{{{{b_ <= 7 ? k_ | {shift} : 0, b_, {chars} + l_.c}}}}; }}())")
 
