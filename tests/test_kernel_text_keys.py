@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import least_budget, program_of
+from lockstep import kernel_plays_as_python, least_budget, program_of, work_counted_as_python
 from meeple.interpreter import Budgets, RuleError
 from meeple.interpreter.native import kernel
 
@@ -133,3 +133,20 @@ def test_chess_counts_its_last_decisions_move_names_by_their_keys():
     source = kernel.Gen(interpreter.load("chess").for_players(2)).source()
     assert source.count("KEYED = count_keys(TKEYS)") == 1
     assert "static inline TK uT_notation(St& s" in source and "static inline TK uT_letter(St& s" in source
+
+
+# NAMES with the long names (row 3) among the short ones of every turn: the let makes
+# its first texts from their keys, then, from the first long one on, as the rules do
+MIXED = NAMES.replace("if c.row == turns + 1]", "if c.row == turns + 1 or c.row == 3]")
+
+
+@pytest.mark.parametrize("text", [NAMES, FIXED, EMPTY, MIXED], ids=["names", "fixed", "empty", "mixed"])
+def test_the_names_of_a_decision_are_made_from_their_keys_as_python_makes_them(text):
+    """Out of a perft (random games), the let of the decision's texts makes each from
+    its key where it has at most 7 bytes (``tk_text``), else as the rules do: the games,
+    their states (the names a local) and the work counted are Python's."""
+    fast, plain = _program(True, text=text), _program(False, text=text)
+    assert kernel.Gen(plain).source().count("push_back(tk_text(t_))") == 1
+    assert kernel_plays_as_python(fast, plain, 6) > 0
+    assert fast.native_fallbacks == 0
+    work_counted_as_python(lambda native, budgets: _program(native, budgets, text), 2, 10_000)

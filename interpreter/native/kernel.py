@@ -935,7 +935,8 @@ class Proc(ChanceStatements, ProductOptions):
         t = self.locals[i.var]
         target = f"f->{self.field(i.var)}"
         done = self._appended(target, i.value, t)
-        made = self.keyed.let(self.here(), done or f"{target} = {self._value(i.value, t)};")
+        made = self.keyed.let(self.here(), done or f"{target} = {self._value(i.value, t)};",
+                              None if done else target)
         self.emit(f"{self.unread.let(self.here(), made)} {self.go(self.nxt)}")
 
     def _SetGlobal(self, i: ops.SetGlobal):

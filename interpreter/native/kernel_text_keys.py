@@ -166,7 +166,7 @@ class TextKeys:
         s = counters(sc)
         tail = self.text_key(parts[-1], sc)
         shift = f"(l_.k >> {8 * at})" if at < 8 else "0"
-        return (f"([&]() -> TKs {{ {''.join(made)}const uint64_t k_ = {key}; const TK l_ = {tail}; "
+        return (f"([&]() __attribute__((always_inline)) -> TKs {{ {''.join(made)}const uint64_t k_ = {key}; const TK l_ = {tail}; "
                 f"W({s}, {work} + l_.c); const size_t b_ = {at} + l_.b; "
                 f"return TKs{{{{b_ <= 7 ? k_ | {shift} : 0, b_, {chars} + l_.c}}}}; }}())")
 
@@ -228,9 +228,10 @@ class KeyedLets:
         self.lets = counted_texts(proc.gen, proc.core)
         self.asks = set(self.lets.values())
 
-    def let(self, pc: int, assign: str) -> str:
-        """The C++ of the let at ``pc`` (its assignment ``assign``): with ``COUNTING``,
-        its texts' keys counted (``KEYED``), the let made only where they do not serve."""
+    def let(self, pc: int, assign: str, target: str | None = None) -> str:
+        """The C++ of the let at ``pc`` (its assignment ``assign``, to ``target``): with
+        ``COUNTING``, its texts' keys counted (``KEYED``), the let made only where they do
+        not serve; else its texts made from their keys (``made``) where it has a target."""
         if pc not in self.lets:
             return assign
         g = self.proc.gen
@@ -239,9 +240,32 @@ class KeyedLets:
         keys = "TKEYS"
         body = g.loops(e, self.proc.sc, lambda inner: f"{keys}.push_back(tk_told({g.text_key(e.elem, inner)}));",
                        reserve=keys, whole=True)
+        made = self.made(e, target) if target is not None else assign
         return (f"if (COUNTING) {{ I kw_ = s.work, kc_ = s.calls; {keys}.clear(); {body} "
                 f"KEYED = count_keys({keys}); if (KEYED < 0) {{ s.work = kw_; s.calls = kc_; {assign} }} }} "
-                f"else {{ {assign} }}")
+                f"else {{ {made} }}")
+
+    def made(self, e, target: str) -> str:
+        """The C++ of ``target = e`` (a comprehension of texts) with each text made from
+        its key (``tk_text``: a few shifts, where joining the parts' bytes, ``scatn``,
+        walks each part) where it has at most 7 bytes, as a move's name; the first that
+        has more (or is none) is made again as the rules make it, the work and calls its
+        key counted put back, and the rest then too (no key tried again: a game whose
+        names are long pays one key a let)."""
+        g = self.proc.gen
+        out, slow = g.fresh("out"), g.fresh("slow")
+
+        def put(inner: dict) -> str:
+            key = g.text_key(e.elem, inner)
+            text = g.expr(e.elem, inner, STR)
+            return (f"{{ bool made_ = false; if (!{slow}) {{ const I kw_ = s.work, kc_ = s.calls; "
+                    f"const TK t_ = {key}; if (t_.b <= 7) {{ {out}.push_back(tk_text(t_)); made_ = true; }} "
+                    f"else {{ s.work = kw_; s.calls = kc_; {slow} = true; }} }} "
+                    f"if (!made_) {out}.push_back({text}); }}")
+
+        body = g.loops(e, self.proc.sc, put, reserve=out, whole=True)
+        return (f"{target} = ([&]() -> List<Str> {{ Vec<Str> {out}; bool {slow} = false; {body} "
+                f"return List<Str>(std::move({out})); }}());")
 
     def counted(self, pc: int, body: str) -> str:
         """The C++ of the decision at ``pc`` (its options put, or counted, by ``body``):

@@ -83,3 +83,16 @@ static long long count_keys(const std::vector<uint64_t>& l) {
     }
     return k;
 }
+
+// the text whose key t is, where it has at most 7 bytes (kernel_text_keys.py: a let of
+// texts made from their keys, where each is one): its bytes in order, 0 after its end
+// (as a short text's words are), the key's bytes past it dropped
+static inline Str tk_text(const TK& t) {
+    uint64_t k = t.b ? t.k & (~0ULL << (64 - 8 * t.b)) : 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    k = __builtin_bswap64(k);   // (the first byte the lowest in memory)
+#endif
+    char b[24] = {0};
+    std::memcpy(b, &k, 8);
+    return Str::of_buffer(b, t.b);
+}
