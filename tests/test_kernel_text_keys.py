@@ -69,7 +69,8 @@ def test_the_names_of_a_counted_decision_are_told_apart_by_their_keys():
     fast, plain = _program(True), _program(False)
     source = kernel.Gen(plain).source()
     assert source.count("KEYED = count_keys(TKEYS)") == 1
-    assert "static inline TK uT_tag(St& s" in source   # (the function's text as its key)
+    # (the function's text as its key, in line where it is called)
+    assert "static inline __attribute__((always_inline)) TK uT_tag(St& s" in source
     a, b = fast.new_game(2, 0), plain.new_game(2, 0)
     counts = [interpreter.perft(b, d) for d in (1, 2, 3)]
     assert counts == [5, 10, 50]   # (names alike counted once: of 6 made, 5, 2 and 5)
@@ -132,7 +133,7 @@ def test_chess_counts_its_last_decisions_move_names_by_their_keys():
     names: a perft's last decisions count the names' keys (docs/performance.md)."""
     source = kernel.Gen(interpreter.load("chess").for_players(2)).source()
     assert source.count("KEYED = count_keys(TKEYS)") == 1
-    assert "static inline TK uT_notation(St& s" in source and "static inline TK uT_letter(St& s" in source
+    assert "TK uT_notation(St& s" in source and "TK uT_letter(St& s" in source
 
 
 # NAMES with the long names (row 3) among the short ones of every turn: the let makes
@@ -150,3 +151,22 @@ def test_the_names_of_a_decision_are_made_from_their_keys_as_python_makes_them(t
     assert kernel_plays_as_python(fast, plain, 6) > 0
     assert fast.native_fallbacks == 0
     work_counted_as_python(lambda native, budgets: _program(native, budgets, text), 2, 10_000)
+
+
+# NAMES with a tag whose text comes from a function that may call itself: no key function
+# of it is forced in line (GCC cannot put a function in line in itself), so the kernel
+# builds and plays as Python.
+RECURSIVE = NAMES.replace("""function tag(c: grid, t: str): str =
+  if c.row == 2""", """function tag(c: grid, t: str): str = deeper(c, t, 1)
+function deeper(c: grid, t: str, k: int): str =
+  if k > 0 then deeper(c, t, k - 1) elif c.row == 2""")
+
+
+def test_a_key_function_that_may_call_itself_is_not_forced_in_line():
+    plain = _program(False, text=RECURSIVE)
+    source = kernel.Gen(plain).source()
+    assert "static inline __attribute__((always_inline)) TK uT_tag(St& s" in source
+    assert "always_inline)) TK uT_deeper(" not in source
+    fast = _program(True, text=RECURSIVE)
+    assert fast.kernel is not None
+    kernel_plays_as_python(fast, plain, seeds=3)
