@@ -188,9 +188,9 @@ class TextKeys:
         fd = self.c.functions[name]
         params = [(p.name, self.param_type(p)) for p in fd.params]
         # (in line where called, as perft's count and a let's texts both call it: GCC
-        # left it out of line once called twice; a function that may call itself not)
-        hint = "inline " if name in self.recursive else "inline __attribute__((always_inline)) "
-        sig = "static " + hint + "TK " + made + "(St& s" + "".join(
+        # left it out of line once called twice; never one that may call itself,
+        # _keyed_call)
+        sig = "static inline __attribute__((always_inline)) TK " + made + "(St& s" + "".join(
             f", {self.arg_type(t)} uA_{n}" for n, t in params) + ")"
         self.protos.append(sig + ";")
         sc = {n: (f"uA_{n}", t) for n, t in params}
