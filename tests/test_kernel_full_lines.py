@@ -4,8 +4,10 @@ every line the count may be of has K cells (the key's values known: a loop over 
 range, a literal), tests whether the value's row of the index holds all the line's
 bits (no popcount; ``!=`` its negation); lines of other lengths, or a key of no known
 value, are counted as before. A rule function reads each row of the index its body
-reads by a value of its parameters alone once, at its entry; a row by a loop's
-variable is read in the loop. The same moves, states, work and calls as Python
+reads by a value of its parameters alone once, at its entry, where a loop every
+evaluation of the body reaches reads it (a loop behind a guard, ``if p == none then 1
+else count(...)``, reads it itself: the seat of none would bail at the entry); a row by
+a loop's variable is read in the loop. The same moves, states, work and calls as Python
 (tests/testdata/full_lines.meeple: a board of two words of the index and one of one),
 and tic-tac-toe's wins so."""
 from __future__ import annotations
@@ -44,11 +46,14 @@ def test_a_line_of_as_many_cells_as_counted_is_tested_full_by_its_bits():
     # (the diagonals of 1, 2 and 3 cells; a row by a parameter, of any value)
     for name in ("diags", "row_of"):
         assert "bits_set(" in function_text(source, name), name
-    # (the value's row read once, at the entry, whatever the loops in the body)
+    # (the value's row read once, at the entry, whatever the loops in the body reach)
     for name in ("full_rows", "open_cols", "anti", "small_rows", "diags", "row_of"):
         text = function_text(source, name)
         assert text.count(".z.tops_of(") == 1 and text.split("{", 1)[1].lstrip().startswith(
             "const uint64_t* uV"), name
+    # (but where only a branch the body may not take reads it: read there, no earlier)
+    text = function_text(source, "guarded")
+    assert "_th = " not in text and text.split("?", 1)[1].count("_tw_r = s.z.tops_of(") == 1
 
 
 @needs_kernel
@@ -61,6 +66,8 @@ def test_a_row_by_a_loop_s_value_is_read_in_the_loop():
 
 @needs_kernel
 def test_full_lines_play_as_python():
+    # (guarded's player is none every other turn: the guard keeps the body from the
+    # count and its read of the row, so no move is left to Python)
     fast, plain = compiled(True), compiled(False)
     assert kernel_plays_as_python(fast, plain, 4) > 200 and fast.native_fallbacks == 0
 

@@ -83,7 +83,7 @@ from .kernel_tables import Tables
 from .kernel_tally import WorkTallies, untallied
 from .kernel_text_keys import KeyedLets, TextKeys
 from .kernel_text_parts import TextParts
-from .kernel_tops import Entry, TopWalks
+from .kernel_tops import Entry, TopWalks, reached
 from .kernel_types import BOOL, IDS, INT, STR, Unsupported, has_none
 from .kernel_unread import UnreadLets
 from .kernel_unroll import KnownLoops
@@ -690,9 +690,9 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
             f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")"
         self.protos.append(sig + ";")
         sc: dict = {n: (ident("A", n), t) for n, t in params}
-        # (rows of the index read once, first: kernel_tops.py; not where the body is
-        # put in line elsewhere)
-        entry = None if in_line else Entry(a for a, _t in sc.values())
+        # (rows of the index read once, first, where a loop the body reaches reads them:
+        # kernel_tops.py; not where the body is put in line elsewhere)
+        entry = None if in_line else Entry((a for a, _t in sc.values()), reached(self, fd.body))
         if entry is not None:
             sc[ENTRY] = (entry, None)
         if any_order:

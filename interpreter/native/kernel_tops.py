@@ -23,6 +23,8 @@ The index is kept only where a loop walks it, for at most ``_SLOTS`` values in a
 from __future__ import annotations
 
 from ...dsl import ast as ir
+from ...dsl.builtins import CLOSURES
+from ..core.operators import operands, resolve
 from .kernel_cells import rows_by_value
 from .kernel_occupancy import set_bits
 from .kernel_reads import ENTRY, carried, counters, reads_of, state
@@ -36,19 +38,66 @@ _SLOTS = 32   # (the values indexed at most: an item's slots are the bits of a w
 class Entry:
     """The rows of the index a rule function's body reads by a value of its parameters
     alone (``seat(p)``), each read once at its entry (``rows``: by the C++ of the read,
-    the local's name; ``params``: the C++ names of its parameters). The state does not
-    change while a rule function is evaluated, so the row read there is the row read
-    where the loop is; the value's slot is computed there too (a seat of a name that is
-    none bails there: the reference fails at the first cell with a top item, or the
-    move is left to it, which gives the same answer, as before a loop)."""
+    the local's name; ``params``: the C++ names of its parameters), where a loop that
+    reads it is reached by every evaluation of the body (``reached``: the ids of those
+    nodes): the state does not change while a rule function is evaluated, so the row
+    read there is the row read where the loop is, and a read that bails there (the
+    seat of a name that is none) bails where the reference fails too at the loop, or
+    where, none of the cells holding an item, the move is left to it, which gives the
+    same answer. A row read only by loops the body may not reach (``if p == none then
+    0 else count(...)``) is read at each loop, as before: a guard keeps it from
+    bailing."""
 
-    def __init__(self, params):
+    def __init__(self, params, reached: set[int]):
         self.params = set(params)
+        self.reached = reached
         self.rows: dict[str, str] = {}
 
     def declarations(self) -> str:
         """The C++ of the reads, put first in the function's body."""
         return "".join(f"const uint64_t* {name} = {row}; " for row, name in self.rows.items())
+
+
+def reached(gen, body) -> set[int]:
+    """The ids of the nodes of a rule function's body (``gen``: its kernel.Gen) that every
+    evaluation of it evaluates, where it fails nowhere before them, as the reference
+    evaluates (core/evaluate.py): the first operand of an operation, the others where
+    it is not lazy (core/operators.py: not the right of ``and``, ``or``, nor a
+    conditional's branches); a call's arguments, a list's items, an index's and an
+    attribute's parts; a loop's first list, and, where that list is a range known not
+    to be empty (core/bounds.py), its condition (else its element)."""
+    out: set[int] = set()
+    todo = [body]
+    while todo:
+        e = todo.pop()
+        out.add(id(e))
+        todo.extend(_evaluated_parts(gen, e))
+    return out
+
+
+def _evaluated_parts(gen, e) -> list:
+    """The parts of ``e`` every evaluation of it evaluates (see ``reached``)."""
+    node = e.node
+    if node in ("BinOp", "UnOp", "CondExpr"):
+        first, *rest = operands(e)
+        return [first] if resolve(e, gen.c.type_of).lazy else [first, *rest]
+    if node in ("Call", "ListLit", "TupleLit", "Index", "Attr"):
+        return ir.children(e)
+    if node not in ir.CLAUSED or (node == "Aggregate" and e.func in CLOSURES):
+        return []
+    comp = e if node == "Comprehension" else e.comp
+    first = comp.clauses[0].iter
+    if len(comp.clauses) > 1 or not _not_empty(gen, first):
+        return [first]
+    return [first, comp.cond if comp.cond is not None else comp.elem]
+
+
+def _not_empty(gen, e) -> bool:
+    """Whether ``e`` is a range ``a..b`` with ``a <= b`` whatever their values."""
+    if e.node != "BinOp" or resolve(e, gen.c.type_of).name != "range":
+        return False
+    lo, hi = gen.facts.int_range(e.left), gen.facts.int_range(e.right)
+    return lo is not None and hi is not None and lo[1] <= hi[0]
 
 
 class TopWalks:
@@ -143,15 +192,16 @@ class TopWalks:
         found = self.plan(comp.clauses[0], comp.cond)
         return found if found is not None and _exact(found) else None
 
-    def _at_entry(self, row: str, tv, sc: dict) -> str | None:
-        """The name of the value's row of the index read once at the entry of the rule
+    def _at_entry(self, row: str, tv, sc: dict, at) -> str | None:
+        """The C++ of the value's row of the index read once at the entry of the rule
         function being written (``Entry``), where the value's C++ names nothing of the
         scope but the function's parameters (a name not in it: a constant or a variable
-        of the game, the same there); else None."""
-        at = sc.get(ENTRY)
-        if at is None:
+        of the game, the same there) and the loop (its node ``at``) is reached by every
+        evaluation of the body or the row was read so already; else None."""
+        found = sc.get(ENTRY)
+        if found is None:
             return None
-        entry = at[0]
+        entry = found[0]
         for n in ir.walk(tv.value):
             e = n
             if n.node != "Var":
@@ -165,13 +215,16 @@ class TopWalks:
             if e.node == "Var" and e.name in sc and sc[e.name][0] not in entry.params:
                 return None
         if row not in entry.rows:
+            if id(at) not in entry.reached:
+                return None
             entry.rows[row] = self.gen.fresh("th")
         return entry.rows[row]
 
-    def _words(self, plan, sc: dict) -> tuple[str, str, int, list | None] | None:
+    def _words(self, plan, sc: dict, at) -> tuple[str, str, int, list | None] | None:
         """The C++ declarations of the loop's words (``tr``: the value's bits, ``tm``: the
         cells' that may pass), their names' prefix, how many words and the cells of
-        each mask the words may be (None: not known), or None."""
+        each mask the words may be (None: not known), or None. ``at``: the node of the
+        rule function's body whose evaluation starts the loop (its list)."""
         g = self.gen
         reads = reads_of(sc)
         if reads is not None and reads.through != "s.z":
@@ -188,7 +241,7 @@ class TopWalks:
         if masked is None:
             return None
         row = f"{state(sc)}.z.tops_of({slot}({self._value(tv, sc)}))"
-        row = self._at_entry(row, tv, sc) or row
+        row = self._at_entry(row, tv, sc, at) or row
         w = g.fresh("tw")
         return (f"const uint64_t* {w}_r = {row}; const uint64_t* {w}_m = {masked[0]}; ", w, words, masked[1])
 
@@ -254,7 +307,7 @@ class TopWalks:
         plan = self.plan(cl, cond)
         if plan is None:
             return None
-        words = self._words(plan, sc)
+        words = self._words(plan, sc, cl.iter)
         if words is None:
             return None
         pre, w, n, _rows = words
@@ -285,7 +338,7 @@ class TopWalks:
         body = fd.body
         binds, scope = g._bound_params(fd, it.args, sc)
         plan = self._exact_plan(body)
-        words = self._words(plan, scope)
+        words = self._words(plan, scope, it)
         if words is None:
             return None
         pre, w, k, _rows = words
@@ -305,7 +358,7 @@ class TopWalks:
         if plan is None:
             return None
         cl = comp.clauses[0]
-        words = self._words(plan, sc)
+        words = self._words(plan, sc, cl.iter)
         if words is None:
             return None
         pre, w, n, _rows = words
@@ -331,7 +384,7 @@ class TopWalks:
         plan = self._exact_plan(counted.comp)
         if plan is None:
             return None
-        words = self._words(plan, sc)
+        words = self._words(plan, sc, counted.comp.clauses[0].iter)
         if words is None or words[3] is None or any(len(r) != k.value for r in words[3]):
             return None
         pre, w, n, _rows = words
