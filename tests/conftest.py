@@ -10,6 +10,7 @@ import sys
 import tempfile
 
 import pytest
+import scale
 
 _SHARED = "MEEPLE_TEST_RUN_CACHE"   # the run's cache folder, for the worker processes
 _OWN = not os.path.isdir(os.environ.get(_SHARED, ""))
@@ -578,8 +579,41 @@ SLOW = {
 }
 
 
+# The short form (tests/scale.py, the default and CI's) runs a sample of the cases of a
+# parametrized slow test: its first case and every SAMPLE-th after it, in the order they
+# are collected (each replays whole games of one ruleset, configuration or locale on
+# code paths its other cases also take); the long form, MEEPLE_TESTS=full, runs them all,
+# and so does a run that names its tests (a node id with "::", or -k). WHOLE: the slow
+# tests whose cases CI runs every one of, each cheap and each its own promise (every
+# ruleset ever shipped loads; every bundled file's IR is valid; every rule is in its
+# rulebook).
+SAMPLE = 3
+WHOLE = {
+    "test_compat.py": ("test_a_ruleset_shipped_before_loads_and_plays",),
+    "test_schema.py": ("test_bundled_file_ir_validates",),
+    "test_trusted_ir.py": ("test_the_parsers_ir_is_the_validated_ir",),
+    "test_rulebook.py": ("test_every_rule_of_every_bundled_ruleset_is_in_its_rulebook",),
+}
+
+
+def _name(item) -> str:
+    return getattr(item, "originalname", None) or item.name.split("[")[0]
+
+
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        name = getattr(item, "originalname", None) or item.name.split("[")[0]
-        if item.path.name in SLOW_FILES or name in SLOW.get(item.path.name, ()):
+        if item.path.name in SLOW_FILES or _name(item) in SLOW.get(item.path.name, ()):
             item.add_marker(pytest.mark.slow)
+    if scale.FULL or config.getoption("keyword") or any("::" in a for a in config.args):
+        return
+    seen: dict = {}
+    kept, dropped = [], []
+    for item in items:
+        key = (item.path, _name(item))
+        sampled = ("[" in item.name and item.get_closest_marker("slow") is not None
+                   and key[1] not in WHOLE.get(item.path.name, ()))
+        n = seen[key] = seen.get(key, -1) + 1
+        (dropped if sampled and n % SAMPLE else kept).append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
