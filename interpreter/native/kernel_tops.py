@@ -22,7 +22,7 @@ the items have (the kernel's own table and ``eq``); a value no item has walks no
 The index is kept only where a loop walks it, for at most ``_SLOTS`` values in all."""
 from __future__ import annotations
 
-from ...dsl import ast as ir
+from ...dsl import ast as ir, operators as language
 from ...dsl.builtins import CLOSURES
 from ..core.operators import operands, resolve
 from .kernel_cells import rows_by_value
@@ -32,6 +32,7 @@ from .kernel_types import INT
 from .kernel_walks import CELL_ID
 
 _WORD = 64
+_OPERATIONS = frozenset(op.node for op in language.OPERATORS.values())   # (BinOp, UnOp, a conditional)
 _SLOTS = 32   # (the values indexed at most: an item's slots are the bits of a word)
 
 
@@ -63,9 +64,9 @@ def reached(gen, body) -> set[int]:
     evaluation of it evaluates, where it fails nowhere before them, as the reference
     evaluates (core/evaluate.py): the first operand of an operation, the others where
     it is not lazy (core/operators.py: not the right of ``and``, ``or``, nor a
-    conditional's branches); a call's arguments, a list's items, an index's and an
-    attribute's parts; a loop's first list, and, where that list is a range known not
-    to be empty (core/bounds.py), its condition (else its element)."""
+    conditional's branches); a loop's first list, and, where that list is a range known
+    not to be empty (core/bounds.py), its condition (else its element); every part of
+    any other kind of expression (a call's arguments, a list's items...)."""
     out: set[int] = set()
     todo = [body]
     while todo:
@@ -76,14 +77,17 @@ def reached(gen, body) -> set[int]:
 
 
 def _evaluated_parts(gen, e) -> list:
-    """The parts of ``e`` every evaluation of it evaluates (see ``reached``)."""
+    """The parts of ``e`` every evaluation of it evaluates (see ``reached``): of a kind
+    of expression that is neither an operation nor a loop, all of them (a part it might
+    leave unevaluated, taken for evaluated, only reads a row early: where that bails,
+    the move is left to Python, which gives the same answer)."""
     node = e.node
-    if node in ("BinOp", "UnOp", "CondExpr"):
+    if node in _OPERATIONS:
         first, *rest = operands(e)
         return [first] if resolve(e, gen.c.type_of).lazy else [first, *rest]
-    if node in ("Call", "ListLit", "TupleLit", "Index", "Attr"):
+    if node not in ir.CLAUSED:
         return ir.children(e)
-    if node not in ir.CLAUSED or (node == "Aggregate" and e.func in CLOSURES):
+    if node == "Aggregate" and e.func in CLOSURES:
         return []
     comp = e if node == "Comprehension" else e.comp
     first = comp.clauses[0].iter
