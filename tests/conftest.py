@@ -587,7 +587,7 @@ SLOW = {
 # tests whose cases CI runs every one of, each cheap and each its own promise (every
 # ruleset ever shipped loads; every bundled file's IR is valid; every rule is in its
 # rulebook).
-SAMPLE = 3
+SAMPLE = 4
 WHOLE = {
     "test_compat.py": ("test_a_ruleset_shipped_before_loads_and_plays",),
     "test_schema.py": ("test_bundled_file_ir_validates",),
