@@ -51,7 +51,8 @@ def pytest_unconfigure(config):
 # all its cases). They were the slowest of `--durations` runs on 2 cores (each above
 # about 1.5 s of a quiet machine, together about 90 % of the suite's time); every area
 # keeps cheaper tests in the quick tier (tests/test_quick_tier.py checks both). CI runs
-# everything. The install tests (a minute, and the package index) are slow as a whole.
+# everything, in the short form (SAMPLE, below). The install tests (a minute, and the
+# package index) are slow as a whole.
 SLOW_FILES = {"test_install.py"}
 SLOW = {
     # (lockstep, budget and compile tests of 2026-11-30: each file's text check stays quick)

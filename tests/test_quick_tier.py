@@ -49,3 +49,64 @@ def test_every_area_keeps_quick_tests():
 def test_the_slow_marker_is_declared():
     ini = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]["ini_options"]
     assert any(m.startswith("slow:") for m in ini["markers"])
+
+
+def test_every_whole_name_is_a_slow_test():
+    for name, whole in conftest.WHOLE.items():
+        missing = set(whole) - set(conftest.SLOW.get(name, ()))
+        assert not missing, f"tests/conftest.py WHOLE names {sorted(missing)} of {name}, not in SLOW"
+
+
+class _Item:
+    def __init__(self, file: str, name: str):
+        self.path, self.name = Path(file), name
+        self.originalname = name.split("[")[0]
+        self.marks: list = []
+
+    def add_marker(self, mark):
+        self.marks.append(mark.name)
+
+    def get_closest_marker(self, name):
+        return name if name in self.marks else None
+
+
+class _Config:
+    def __init__(self, args, keyword=""):
+        self.args, self.keyword, self.deselected = args, keyword, []
+        self.hook = self
+
+    def getoption(self, name):
+        return self.keyword
+
+    def pytest_deselected(self, items):
+        self.deselected += items
+
+
+def _collected(args, keyword="", full=False, monkeypatch=None):
+    monkeypatch.setattr(conftest.scale, "FULL", full)
+    slow, whole = "test_evaluate.py", "test_compat.py"
+    items = [_Item(slow, f"test_whole_games_walked_play_as_the_fast_engine_plays_them[{k}]") for k in range(9)]
+    items += [_Item(whole, f"test_a_ruleset_shipped_before_loads_and_plays[{k}]") for k in range(5)]
+    items += [_Item("test_parse.py", f"test_quick[{k}]") for k in range(6)]
+    config = _Config(args, keyword)
+    conftest.pytest_collection_modifyitems(config, items)
+    return items, config.deselected
+
+
+def test_the_short_form_runs_a_sample_of_a_slow_test_s_cases(monkeypatch):
+    kept, dropped = _collected(["tests"], monkeypatch=monkeypatch)
+    names = [i.name for i in kept]
+    sampled = [n for n in names if n.startswith("test_whole_games")]
+    # (the first case and every SAMPLE-th after it; a slow test kept whole, and the quick
+    # ones, all there)
+    assert sampled == [f"test_whole_games_walked_play_as_the_fast_engine_plays_them[{k}]"
+                       for k in range(0, 9, conftest.SAMPLE)]
+    assert len(dropped) == 9 - len(sampled) and len(names) == len(sampled) + 5 + 6
+    assert all("slow" in i.marks for i in kept if not i.name.startswith("test_quick"))
+
+
+def test_the_long_form_or_tests_named_run_every_case(monkeypatch):
+    for args, keyword, full in ((["tests"], "", True), (["tests/test_evaluate.py::test_whole"], "", False),
+                                (["tests"], "walked", False)):
+        kept, dropped = _collected(args, keyword, full, monkeypatch)
+        assert len(kept) == 20 and not dropped, (args, keyword, full)
