@@ -32,15 +32,26 @@ into ``RBG2CPP_DIR/bench/<game>/benchmark``::
 
 The pairs are the same games, not the same descriptions: the rules differ in details
 (see docs/performance.md, "RBG").
+
+``--callgrind`` counts instructions instead, which the load of the machine does not
+change: RBG's benchmark under ``valgrind --tool=callgrind`` (built again for
+``-march=x86-64-v3`` into ``RBG2CPP_DIR/bench-callgrind/<game>``: valgrind runs no
+AVX-512), its whole run ÷ the playouts it reports; Meeple's compact batch counted as
+docs/performance.md counts it (benchmarks/prof_playouts.py, ``k_playouts`` alone, the
+kernel unguided: ``MEEPLE_KERNEL_PGO=0``, in a cache folder of its own), ÷ its games::
+
+    python benchmarks/bench_rbg.py RBG2CPP_DIR --callgrind [--ms 4000] [--only ...]
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import resource
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -59,18 +70,53 @@ SHARED = {
 }
 
 
-def build(rbg: Path, game: str) -> Path:
-    out = rbg / "bench" / game
+# Meeple's games counted under callgrind (docs/performance.md, "Where the time goes")
+CALLGRIND_GAMES = {"tic-tac-toe": 2000, "connect four": 2000, "othello": 100, "checkers": 300,
+                   "breakthrough": 300, "chess": 20, "hex 11×11": 100}
+
+
+def build(rbg: Path, game: str, callgrind: bool = False) -> Path:
+    out = rbg / ("bench-callgrind" if callgrind else "bench") / game
     exe = out / "benchmark"
     if exe.exists():
         return exe
     out.mkdir(parents=True, exist_ok=True)
     subprocess.run([str(rbg / "bin" / "rbg2cpp"), "-o", "reasoner",
                     str(rbg / "rbgGames" / "games" / f"{game}.rbg")], cwd=out, check=True)
-    subprocess.run(["g++", "-std=c++17", "-Ofast", "-march=native", "-flto", "-s", "-DNDEBUG",
+    march = "-march=x86-64-v3" if callgrind else "-march=native"
+    subprocess.run(["g++", "-std=c++17", "-Ofast", march, "-flto", "-s", "-DNDEBUG",
                     "-DRBG_RANDOM_GENERATOR=0", f"-I{rbg / 'test'}", "-I.", "-o", "benchmark",
                     "reasoner.cpp", str(rbg / "test" / "benchmark.cpp")], cwd=out, check=True)
     return exe
+
+
+def _instructions(cmd: list[str], env: dict | None = None, collect: str | None = None) -> tuple[int, str]:
+    """(the instructions callgrind counts of ``cmd``, its output); ``collect``: only
+    inside the functions of this pattern."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "callgrind.out"
+        run = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+                              *([f"--toggle-collect={collect}"] if collect else []), *cmd],
+                             capture_output=True, text=True, check=True, env=env)
+        totals = re.findall(r"^(?:totals|summary): (\d+)", out.read_text(), re.M)
+        return int(totals[-1]), run.stdout
+
+
+def callgrind_row(rbg: Path, label: str, ruleset: str, players: int, ms: int) -> dict:
+    """Instructions a game of RBG's benchmark and of Meeple's compact batch (see the
+    module)."""
+    total, text = _instructions([str(build(rbg, SHARED[label], callgrind=True)), str(ms)])
+    playouts = int(re.search(r"number of playouts: (\d+)", text).group(1))
+    games = CALLGRIND_GAMES[label]
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "MEEPLE_KERNEL_PGO": "0", "MEEPLE_KERNEL_QUICK": "0", "MEEPLE_CACHE_DIR": cache}
+        prof = Path(__file__).resolve().parent / "prof_playouts.py"
+        mine, _ = _instructions([sys.executable, str(prof), ruleset, str(games), "compact", "--players",
+                                 str(players)], env, "*k_playouts*")
+    return {"game": label, "rbg_game": SHARED[label], "meeple_games": games, "rbg_playouts": playouts,
+            "meeple_instructions_per_game": round(mine / games),
+            "rbg_instructions_per_game": round(total / playouts),
+            "meeple_over_rbg": round(mine / games / (total / playouts), 2)}
 
 
 def rbg_run(exe: Path, ms: int) -> tuple[int, float, float]:
@@ -91,10 +137,15 @@ def main() -> None:
     ap.add_argument("--ms", type=int, default=2000, help="RBG benchmark length per run")
     ap.add_argument("--only", default="", help="comma-separated words of the labels")
     ap.add_argument("--scale", type=float, default=1.0, help="Meeple games per run × this")
+    ap.add_argument("--callgrind", action="store_true", help="instructions a game under callgrind instead")
     args = ap.parse_args()
     only = [o for o in args.only.split(",") if o]
     for label, ruleset, players, _spiel, games in GAMES:
         if label not in SHARED or (only and not any(o in label for o in only)):
+            continue
+        if args.callgrind:
+            print(json.dumps(callgrind_row(args.rbg.resolve(), label, ruleset, players, args.ms),
+                             ensure_ascii=False), flush=True)
             continue
         exe = build(args.rbg.resolve(), SHARED[label])
         games = max(1, int(games * args.scale))
