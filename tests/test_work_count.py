@@ -148,6 +148,20 @@ def test_the_reference_and_the_fast_code_count_the_same_work_and_calls_after_eve
         assert got == [], f"seed {seed}: (move, [reference, fast] as (work, calls)): {got}"
 
 
+def test_every_new_game_counts_the_setup_s_work_and_calls_as_the_first_did():
+    # (a new game after the first starts from the program's kept start, where the setup
+    # drew nothing: it reports the work and the calls of that run, as the first game
+    # and a kernel's games do; chess's first decision counts calls)
+    for optimize in (False, True):
+        codegen.OPTIMIZE = optimize
+        try:
+            prog = interpreter.load("chess").for_players(2)
+        finally:
+            codegen.OPTIMIZE = True
+        counted = [(g.work_spent, g.calls_spent) for g in (prog.new_game(2, seed) for seed in range(3))]
+        assert len(set(counted)) == 1 and counted[0][1] > 0, (optimize, counted)
+
+
 # ---------------------------------------------------------------- the kernel
 
 def doubling(budgets=None):

@@ -80,7 +80,8 @@ class Game:
                 state = _copy_state(start)
                 state["rng"] = rng.seed_state(seed)
                 game = cls(prog, state)
-                game.R.spent = prog.__dict__["_start_spent"]   # (the setup's work, as run)
+                # (the setup's work and calls, as run)
+                game.R.spent, game.R.called = prog.__dict__["_start_spent"]
                 return game
         nz = len(prog.zones)
         zones = [[] for _ in range(nz)]
@@ -797,7 +798,7 @@ def _keep_start(prog: Program, R: Runtime, seed: int) -> None:
     so every seed reaches the same state but for the generator's. ``False``: it drew."""
     prog.__dict__["_start_state"] = _copy_state(R.to_state()) \
         if R.rng == rng.seed_state(seed) and R.chance is None else False
-    prog.__dict__["_start_spent"] = R.spent
+    prog.__dict__["_start_spent"] = (R.spent, R.called)
 
 
 def _decisions(prog: Program) -> dict:
