@@ -1,8 +1,10 @@
 """A rule function's work outside its loops tallied in a local and charged once when it
 returns (kernel_tally.py): othello's ``legal`` (its eight directions written out, each a
 walk passed by its ends) adds its list's eight and each walk's cells to ``tw_``, one
-``W`` a call; a loop's body (a range here) counts at each turn, as before, and so does a
-walk in a procedure. The kernel's games, states and work stay Python's, and the budget
+``W`` a call; so does the body of a loop over a range of at most 16 turns known that
+takes them all and counts work (``near``'s -1..1); a longer loop's body (``far``'s
+1..17), a ``first``'s (which may stop at its first turn) and one that counts nothing
+are as before: each turn counts its own, and so does a walk in a procedure. The kernel's games, states and work stay Python's, and the budget
 runs out at the same move."""
 from __future__ import annotations
 
@@ -29,6 +31,9 @@ function closes(l: list of b, s: int): bool = size(l) >= 2 and occupied(last(l))
 function legal(c: b, s: int): bool = empty(c) and any(closes(line(c, d[0], d[1], s), s) for d in dirs())
 function near(c: b, s: int): int = sum(size(line(c, dr, 1, s)) + (if closes(line(c, dr, 0, s), s) then 1 else 0)
   for dr in -1..1)
+function far(c: b, s: int): int = sum(if closes(line(c, k % 3 - 1, 0, s), s) then k else 0 for k in 1..17)
+function first_close(c: b, s: int): int = first(k for k in 1..3 if closes(line(c, k - 2, 1, s), s))
+function evens(c: b): list of int = [k for k in 1..6 if (k + c.row) % 2 == 0]
 turn {
   let s = seat(active)
   let good = [c for c in cells(b) if legal(c, s)]
@@ -36,7 +41,8 @@ turn {
   let d = top(box)
   d.seat = s
   move d to x
-  seen = seen + near(x, s) + (if closes(line(x, 0, -1, 3 - s), s) then 2 else 0)
+  seen = seen + near(x, s) + far(x, s) + (if closes(line(x, 0, -1, 3 - s), s) then 2 else 0)
+    + (if first_close(x, s) == none then 0 else 1) + size(evens(x))
 }
 end when size(box) == 0
 score(p) = seen + count(c for c in cells(b) if occupied(c) and top(c).seat == seat(p))
@@ -64,10 +70,19 @@ def test_a_body_s_work_outside_its_loops_is_tallied_and_charged_once():
     walk = _fn(source, "uV_line")
     assert walk.startswith("static inline __attribute__((always_inline)) WalkEnds<Id> uV_line(St& s, I& tw_, ")
     assert re.search(r"tw_ \+= uV\d+_n;", walk) and "W(s," not in walk
-    # (in a loop's body, each turn's walk is charged at that turn: no tally of the body's)
+    # (a loop over a range of a few turns known, -1..1: its body's work tallied too, the
+    # range's three and each turn's walk)
     near = _fn(source, "uF_near")
-    assert "tallied(s, [&](I& tw_) __attribute__((always_inline)) { return uV_line(s, tw_, " in near
-    assert "return tallied(" not in near
+    assert near.startswith("static I uF_near(St& s, Id uA_c, I uA_s) { return tallied(s, [&](I& tw_) ")
+    assert "tw_ += 3;" in near and "uV_line(s, tw_, uA_c, uV" in near and "W(s," not in near
+    # (a longer one, 1..17: each turn's walk is charged at that turn, no tally of the body's)
+    far = _fn(source, "uF_far")
+    assert "tallied(s, [&](I& tw_) __attribute__((always_inline)) { return uV_line(s, tw_, " in far
+    assert "return tallied(" not in far and "W(s, 17)" in far
+    # (nor a few turns a first may stop at the first of, nor a body that counts nothing)
+    for name, n in (("uF_first_close", 3), ("uF_evens", 6)):
+        fn = _fn(source, name)
+        assert "tallied(s, [&](I& tw_) __attribute__((always_inline)) { return (" not in fn and f"W(s, {n})" in fn, name
     # (a procedure's walk likewise, charged where it is)
     assert re.search(r"uR0_closes\(s, tallied\(s, \[&\]\(I& tw_\) __attribute__\(\(always_inline\)\) "
                      r"\{ return uV_line\(s, tw_, ", source)

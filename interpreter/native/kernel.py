@@ -336,8 +336,12 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
             if it.node == "BinOp" and it.op == "..":
                 a, b = self.expr(it.left, inner, INT), self.expr(it.right, inner, INT)
                 lo, hi = self.fresh("lo"), self.fresh("hi")
-                inside = clause(i + 1, untallied(deeper), cond)
-                work = self.range_charge(it, lo, hi, inner)
+                # (a range of a few turns known, all taken, whose body counts work: its
+                # body's work tallied, kernel_tally.py)
+                few, uses = self.tallied_turns(it) if whole else 0, self.tally_uses(inner)
+                inside = clause(i + 1, deeper if few else untallied(deeper), cond)
+                few = few if self.tally_uses(inner) != uses else 0
+                work = self.charge(inner, few).rstrip("; ") if few else self.range_charge(it, lo, hi, inner)
                 return (f"{{ I {lo} = {a}, {hi} = {b}; {work}{'; ' if work else ''}"
                         f"{sized(f'{hi} >= {lo} ? {hi} - {lo} + 1 : 0')}"
                         f"for (I {var} = {lo}; {var} <= {hi}; ++{var}) {{ {inside} }} }}")

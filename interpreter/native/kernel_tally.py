@@ -11,7 +11,12 @@ element is no loop: kernel_unroll.py), it is compiled with a tally, a local inte
 (kernel_walk_views.py, ``uV_name``, given the tally) add theirs; the tally is charged
 with one ``W`` when the body's value is made (``tallied``). Inside a loop the counts go
 to the state as before, so the work waiting in a tally is bounded by the body's text and
-the lists it walks once (no loop runs longer for want of a test).
+the lists it walks once (no loop runs longer for want of a test); but for a loop over a
+range of at most ``FEW_TURNS`` turns known (``1..3``, tic-tac-toe's rows) that takes
+every turn (a count, a sum, a list; not a ``first`` or an ``any``, which may stop at
+the first turn, where a tally would cost more than it spares) and whose body counts
+work: its body's counts are tallied too, a few times the text's (tic-tac-toe's
+``full_row`` counted four times a call, now once).
 
 The same work is counted, all of it before the function returns: only where the budget
 is found spent moves, within the evaluation of one function, which changes nothing (the
@@ -30,6 +35,7 @@ TALLY = "$tally"    # the scope's key of the tally (no name of the rules starts 
 TALLY_NAME = "tw_"  # the tally's C++ name (one per function: its body's lambda's parameter)
 # C++ that reads the work counter, written by a helper or a keep: no tally beside it
 _READS_WORK = (".work", "counted_again")
+FEW_TURNS = 16   # (the turns of a range, known, whose body's work is tallied: at most)
 
 
 def untallied(sc: dict) -> dict:
@@ -43,6 +49,22 @@ class WorkTallies:
 
     if TYPE_CHECKING:
         tables: Any
+
+        def range_size(self, it) -> int | None: ...
+
+    def tallied_turns(self, it) -> int:
+        """How many turns a loop over the range ``it`` takes, where they are known and at
+        most ``FEW_TURNS``: where every turn is taken (no body stops the loop) and the
+        body counts work, that work is tallied as the function's straight-line part is
+        (the work waiting in the tally stays bounded by the body's text, a few times);
+        else 0 (each turn counts its own)."""
+        n = self.range_size(it)
+        return n if n is not None and 0 < n <= FEW_TURNS else 0
+
+    def tally_uses(self, sc: dict) -> int:
+        """How many counts the scope's tally has taken so far (-1: it has none)."""
+        t = sc.get(TALLY)
+        return t[1][0] if t is not None else -1
 
     def charge(self, sc: dict, n: str | int) -> str:
         """The C++ statement that counts the work ``n``: added to the scope's tally where

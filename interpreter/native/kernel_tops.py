@@ -369,7 +369,7 @@ class TopWalks:
         g = self.gen
         it = g.ty(cl.iter)
         xs = g.fresh("xs")
-        work = "" if g.facts.counted(cl.iter) else f"W({counters(sc)}, {xs}.size()); "
+        work = "" if g.facts.counted(cl.iter) else g.charge(sc, f"{xs}.size()")
         return (f"([&]() -> I {{ const {g.ct(it)}& {xs} = {g.expr(cl.iter, sc, it)}; {work}{pre}"
                 f"return (I)({_held(w, n)}); }}())")
 
@@ -396,7 +396,7 @@ class TopWalks:
         cl = counted.comp.clauses[0]
         it = g.ty(cl.iter)
         xs = g.fresh("xs")
-        work = "" if g.facts.counted(cl.iter) else f"W({counters(sc)}, {xs}.size()); "
+        work = "" if g.facts.counted(cl.iter) else g.charge(sc, f"{xs}.size()")
         held = " && ".join(f"({w}_r[{i}] & {w}_m[{i}]) == {w}_m[{i}]" for i in range(n))
         if not op.meaning(None, None, 0, 0):   # (!=: the negation)
             held = f"!({held})"
