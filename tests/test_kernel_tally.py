@@ -98,3 +98,52 @@ def test_a_body_that_counts_nothing_outside_its_loops_is_as_before():
 def test_tallied_work_gives_python_s_games_and_work():
     kernel_playouts_as_python(compiled(True), compiled(False), 8, seed=3)
     work_counted_as_python(compiled, 9, 1 << 15)
+
+
+# A walk (a function whose body is an ``until``, read by its ends) whose list counts a
+# count again (kernel_early.py's ``counted_again``, which measures the work the count
+# takes): nothing of that work may wait in a tally, in a range's body (``pick``) or in
+# the walk's straight-line part (``pick2``, where the kernel makes it a walk).
+AGAIN = """ruleset again
+players 2..2
+kind Disc { var seat: int = 0 }
+board b: grid(rows: 6, cols: 6) holds Disc
+zone box: Disc
+deck discs into box { Disc() for i in 1..36 }
+var seen: int = 0
+function closes(l: list of b, s: int): bool = size(l) >= 2 and occupied(last(l)) and top(last(l)).seat == s
+function dirs(): list of int = [1, 2, 3, 4]
+function rows(): list of int = [x.row for x in cells(b)]
+function pick(c: b, s: int, t: bool): list of b =
+  until(y for y in [c for k in 1..3 if count(v for v in rows() if v == count(d for d in dirs() if d > s)) > k]
+        if empty(y))
+function pick2(c: b, s: int): list of b =
+  until(y for y in (if count(v for v in rows() if v == count(d for d in dirs() if d > s)) > 2 then [c] else [])
+        if empty(y))
+function legal(c: b, s: int): bool = empty(c) and (closes(pick(c, s, true), s) or closes(pick2(c, s), s))
+turn {
+  let s = seat(active)
+  let good = [c for c in cells(b) if legal(c, s)]
+  choose x from (if empty(good) then [c for c in cells(b) if empty(c)] else good) as "place"
+  let d = top(box)
+  d.seat = s
+  move d to x
+  seen = seen + size(good)
+}
+end when size(box) == 0
+score(p) = seen + count(c for c in cells(b) if occupied(c) and top(c).seat == seat(p))
+"""
+
+
+@needs_kernel
+def test_a_walk_whose_list_counts_a_count_again_holds_no_work_in_a_tally():
+    source = kernel.Gen(program_of(AGAIN, "again.meeple", False)).source()
+    walk = _fn(source, "uV_pick")
+    assert "counted_again(" in walk and "tw_ +=" not in walk
+    fast, plain = program_of(AGAIN, "again.meeple", True), program_of(AGAIN, "again.meeple", False)
+    a, b = fast.new_game(2, 3), plain.new_game(2, 3)
+    for i in range(10):
+        assert (a.work_spent, a.calls_spent) == (b.work_spent, b.calls_spent), i
+        a.apply(i % 3), b.apply(i % 3)
+    assert fast.native_fallbacks == 0
+    work_counted_as_python(lambda native, budgets=None: program_of(AGAIN, "again.meeple", native, budgets), 3, 1 << 17)

@@ -38,6 +38,12 @@ _READS_WORK = (".work", "counted_again")
 FEW_TURNS = 16   # (the turns of a range, known, whose body's work is tallied: at most)
 
 
+def reads_work(text: str) -> bool:
+    """Whether the C++ ``text`` reads the work counter (a keep's entry measuring its
+    work, a count made again): no tally may hold work it measures."""
+    return any(r in text for r in _READS_WORK)
+
+
 def untallied(sc: dict) -> dict:
     """The scope ``sc`` without its tally (a loop's body: its work counted at each turn,
     as before)."""
@@ -104,7 +110,7 @@ class WorkTallies:
         text = body({**sc, TALLY: (TALLY_NAME, used)})
         if not used[0]:
             return text
-        if any(r in text for r in _READS_WORK):
+        if reads_work(text):
             return body(sc)
         self.tally_helper()
         return f"tallied(s, [&](I& {TALLY_NAME}) __attribute__((always_inline)) {{ return {text}; }})"

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ...dsl import ast as ir
 from .cxx_text import ident
 from .kernel_reads import state
-from .kernel_tally import TALLY, TALLY_NAME, untallied
+from .kernel_tally import TALLY, TALLY_NAME, reads_work, untallied
 from .kernel_types import BOOL, INT
 from .kernel_walks import CELL_ID, RAY_STEP
 
@@ -294,8 +294,10 @@ class WalkViews:
                 f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")"
             self.protos.append(sig + ";")
             sc = {n: (ident("A", n), t) for n, t in params}
-            sc[TALLY] = (TALLY_NAME, [0])
-            self.fns.append(f"{sig} {{ return {self.until_walk(fd.body, sc)}; }}")
+            body = self.until_walk(fd.body, {**sc, TALLY: (TALLY_NAME, [0])})
+            if reads_work(body):   # (a count made again measures the work: none tallied)
+                body = self.until_walk(fd.body, sc)
+            self.fns.append(f"{sig} {{ return {body}; }}")
         return made
 
     def _reader(self, name: str, k: int) -> str:
