@@ -33,6 +33,9 @@ function near(c: b, s: int): int = sum(size(line(c, dr, 1, s)) + (if closes(line
   for dr in -1..1)
 function far(c: b, s: int): int = sum(if closes(line(c, k % 3 - 1, 0, s), s) then k else 0 for k in 1..17)
 function first_close(c: b, s: int): int = first(k for k in 1..3 if closes(line(c, k - 2, 1, s), s))
+function grid(c: b, s: int): int =
+  sum((if closes(line(c, 1, 0, s), s) then i else 0) + sum(if closes(line(c, 0, 1, s), s) then j else 0 for j in 1..8)
+      for i in 1..4)
 function evens(c: b): list of int = [k for k in 1..6 if (k + c.row) % 2 == 0]
 turn {
   let s = seat(active)
@@ -42,7 +45,7 @@ turn {
   d.seat = s
   move d to x
   seen = seen + near(x, s) + far(x, s) + (if closes(line(x, 0, -1, 3 - s), s) then 2 else 0)
-    + (if first_close(x, s) == none then 0 else 1) + size(evens(x))
+    + (if first_close(x, s) == none then 0 else 1) + size(evens(x)) + grid(x, s) % 3
 }
 end when size(box) == 0
 score(p) = seen + count(c for c in cells(b) if occupied(c) and top(c).seat == seat(p))
@@ -79,6 +82,11 @@ def test_a_body_s_work_outside_its_loops_is_tallied_and_charged_once():
     far = _fn(source, "uF_far")
     assert "tallied(s, [&](I& tw_) __attribute__((always_inline)) { return uV_line(s, tw_, " in far
     assert "return tallied(" not in far and "W(s, 17)" in far
+    # (ranges in a range: tallied while their turns, multiplied, are at most 16; 4 × 8
+    # are not, so the inner one's body counts at each turn)
+    grid = _fn(source, "uF_grid")
+    assert grid.startswith("static I uF_grid(St& s, Id uA_c, I uA_s) { return tallied(s, ")
+    assert "tw_ += 4;" in grid and "W(s, 8);" in grid
     # (nor a few turns a first may stop at the first of, nor a body that counts nothing)
     for name, n in (("uF_first_close", 3), ("uF_evens", 6)):
         fn = _fn(source, name)

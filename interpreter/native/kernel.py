@@ -333,18 +333,9 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
             el = self.ct(t.arg)
             deeper = dict(inner)
             deeper[cl.var] = (var, t.arg)
-            if it.node == "BinOp" and it.op == "..":
-                a, b = self.expr(it.left, inner, INT), self.expr(it.right, inner, INT)
-                lo, hi = self.fresh("lo"), self.fresh("hi")
-                # (a range of a few turns known, all taken, whose body counts work: its
-                # body's work tallied, kernel_tally.py)
-                few, uses = self.tallied_turns(it) if whole else 0, self.tally_uses(inner)
-                inside = clause(i + 1, deeper if few else untallied(deeper), cond)
-                few = few if self.tally_uses(inner) != uses else 0
-                work = self.charge(inner, few).rstrip("; ") if few else self.range_charge(it, lo, hi, inner)
-                return (f"{{ I {lo} = {a}, {hi} = {b}; {work}{'; ' if work else ''}"
-                        f"{sized(f'{hi} >= {lo} ? {hi} - {lo} + 1 : 0')}"
-                        f"for (I {var} = {lo}; {var} <= {hi}; ++{var}) {{ {inside} }} }}")
+            if it.node == "BinOp" and it.op == "..":   # (its work maybe tallied: kernel_tally.py)
+                return self.range_loop(it, inner, deeper, var, lambda scope: clause(i + 1, scope, cond),
+                                       whole, sized)
             # (a short list known: kernel_unroll.py; the first loop of a list reserved
             # for, where it walks a parameter known of a body in place: kernel_ranged.py)
             if compact is None and (reserve is None or i > 0 or (it.node == "Var" and self.known_param(it))):

@@ -12,7 +12,8 @@ element is no loop: kernel_unroll.py), it is compiled with a tally, a local inte
 with one ``W`` when the body's value is made (``tallied``). Inside a loop the counts go
 to the state as before, so the work waiting in a tally is bounded by the body's text and
 the lists it walks once (no loop runs longer for want of a test); but for a loop over a
-range of at most ``FEW_TURNS`` turns known (``1..3``, tic-tac-toe's rows) that takes
+range of at most ``FEW_TURNS`` turns known (``1..3``, tic-tac-toe's rows; with those of
+the tallied ranges around it, multiplied, at most ``FEW_TURNS`` too) that takes
 every turn (a count, a sum, a list; not a ``first`` or an ``any``, which may stop at
 the first turn, where a tally would cost more than it spares) and whose body counts
 work: its body's counts are tallied too, a few times the text's (tic-tac-toe's
@@ -30,12 +31,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .kernel_reads import counters
+from .kernel_types import INT
 
 TALLY = "$tally"    # the scope's key of the tally (no name of the rules starts with $)
 TALLY_NAME = "tw_"  # the tally's C++ name (one per function: its body's lambda's parameter)
 # C++ that reads the work counter, written by a helper or a keep: no tally beside it
 _READS_WORK = (".work", "counted_again")
 FEW_TURNS = 16   # (the turns of a range, known, whose body's work is tallied: at most)
+TURNS = "$turns"  # the scope's key of the turns of the tallied ranges around (their product)
 
 
 def reads_work(text: str) -> bool:
@@ -58,14 +61,34 @@ class WorkTallies:
 
         def range_size(self, it) -> int | None: ...
 
-    def tallied_turns(self, it) -> int:
-        """How many turns a loop over the range ``it`` takes, where they are known and at
-        most ``FEW_TURNS``: where every turn is taken (no body stops the loop) and the
-        body counts work, that work is tallied as the function's straight-line part is
-        (the work waiting in the tally stays bounded by the body's text, a few times);
-        else 0 (each turn counts its own)."""
-        n = self.range_size(it)
-        return n if n is not None and 0 < n <= FEW_TURNS else 0
+        def range_charge(self, it, lo: str, hi: str, sc: dict) -> str: ...
+
+        def expr(self, e, sc: dict, want=None) -> str: ...
+
+        def fresh(self, base: str) -> str: ...
+
+    def range_loop(self, it, inner: dict, deeper: dict, var: str, rest: Callable[[dict], str], whole: bool,
+                   sized: Callable[[str], str]) -> str:
+        """The C++ loop over the range ``it`` in the scope ``inner`` (``var``: its
+        variable, ``deeper``: the scope with it; ``rest(scope)``: the C++ of its body;
+        ``whole``: no body stops the loop; ``sized``: see Gen.loops). Where it takes a few
+        turns known, at most ``FEW_TURNS`` with those of the tallied ranges around it,
+        all of them (``whole``), and its body counts work, that work and the range's are
+        tallied as the function's straight-line part is (the work waiting in the tally
+        stays bounded by the body's text, ``FEW_TURNS`` times at most); else each turn
+        counts its own, as a loop's body does."""
+        a, b = self.expr(it.left, inner, INT), self.expr(it.right, inner, INT)
+        lo, hi = self.fresh("lo"), self.fresh("hi")
+        around = inner.get(TURNS, (1, None))[0]
+        n = self.range_size(it) if whole else None
+        few = n if n is not None and n > 0 and n * around <= FEW_TURNS else 0
+        uses = self.tally_uses(inner)
+        inside = rest({**deeper, TURNS: (few * around, None)} if few else untallied(deeper))
+        few = few if self.tally_uses(inner) != uses else 0   # (a body that counts nothing: as before)
+        work = self.charge(inner, few).rstrip("; ") if few else self.range_charge(it, lo, hi, inner)
+        return (f"{{ I {lo} = {a}, {hi} = {b}; {work}{'; ' if work else ''}"
+                f"{sized(f'{hi} >= {lo} ? {hi} - {lo} + 1 : 0')}"
+                f"for (I {var} = {lo}; {var} <= {hi}; ++{var}) {{ {inside} }} }}")
 
     def tally_uses(self, sc: dict) -> int:
         """How many counts the scope's tally has taken so far (-1: it has none)."""
