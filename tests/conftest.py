@@ -584,10 +584,11 @@ SLOW = {
 # parametrized slow test: its first case and every SAMPLE-th after it, in the order they
 # are collected (each replays whole games of one ruleset, configuration or locale on
 # code paths its other cases also take); the long form, MEEPLE_TESTS=full, runs them all,
-# and so does a run that names its tests (a node id with "::", or -k). WHOLE: the slow
-# tests whose cases CI runs every one of, each cheap and each its own promise (every
-# ruleset ever shipped loads; every bundled file's IR is valid; every rule is in its
-# rulebook).
+# and so does a run that names its tests (a node id with "::", -k, --lf, --ff, --sw).
+# CI thus runs the same three quarters of those cases never: run the long form before a
+# release or after a change to an engine (README, Contributing). WHOLE: the slow tests
+# whose cases CI runs every one of, each cheap and each its own promise (every ruleset
+# ever shipped loads; every bundled file's IR is valid; every rule is in its rulebook).
 SAMPLE = 4
 WHOLE = {
     "test_compat.py": ("test_a_ruleset_shipped_before_loads_and_plays",),
@@ -595,6 +596,14 @@ WHOLE = {
     "test_trusted_ir.py": ("test_the_parsers_ir_is_the_validated_ir",),
     "test_rulebook.py": ("test_every_rule_of_every_bundled_ruleset_is_in_its_rulebook",),
 }
+
+
+def _chosen(config) -> bool:
+    """Whether the run names its tests: a node id, ``-k``, or pytest's last failed or
+    stepwise runs (their failures are run whatever the sample)."""
+    return bool(config.getoption("keyword") or any("::" in a for a in config.args)
+                or config.getoption("lf", False) or config.getoption("failedfirst", False)
+                or config.getoption("stepwise", False))
 
 
 def _name(item) -> str:
@@ -605,7 +614,7 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.path.name in SLOW_FILES or _name(item) in SLOW.get(item.path.name, ()):
             item.add_marker(pytest.mark.slow)
-    if scale.FULL or config.getoption("keyword") or any("::" in a for a in config.args):
+    if scale.FULL or _chosen(config):
         return
     seen: dict = {}
     kept, dropped = [], []

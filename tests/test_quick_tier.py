@@ -71,24 +71,25 @@ class _Item:
 
 
 class _Config:
-    def __init__(self, args, keyword=""):
-        self.args, self.keyword, self.deselected = args, keyword, []
+    def __init__(self, args, keyword="", **options):
+        self.args, self.deselected = args, []
+        self.options = {"keyword": keyword, **options}
         self.hook = self
 
-    def getoption(self, name):
-        return self.keyword
+    def getoption(self, name, default=None):
+        return self.options.get(name, default)
 
     def pytest_deselected(self, items):
         self.deselected += items
 
 
-def _collected(args, keyword="", full=False, monkeypatch=None):
+def _collected(args, keyword="", full=False, monkeypatch=None, **options):
     monkeypatch.setattr(conftest.scale, "FULL", full)
     slow, whole = "test_evaluate.py", "test_compat.py"
     items = [_Item(slow, f"test_whole_games_walked_play_as_the_fast_engine_plays_them[{k}]") for k in range(9)]
     items += [_Item(whole, f"test_a_ruleset_shipped_before_loads_and_plays[{k}]") for k in range(5)]
     items += [_Item("test_parse.py", f"test_quick[{k}]") for k in range(6)]
-    config = _Config(args, keyword)
+    config = _Config(args, keyword, **options)
     conftest.pytest_collection_modifyitems(config, items)
     return items, config.deselected
 
@@ -110,3 +111,7 @@ def test_the_long_form_or_tests_named_run_every_case(monkeypatch):
                                 (["tests"], "walked", False)):
         kept, dropped = _collected(args, keyword, full, monkeypatch)
         assert len(kept) == 20 and not dropped, (args, keyword, full)
+    # (pytest's runs of the last failures and stepwise: every case, so none is lost)
+    for option in ("lf", "failedfirst", "stepwise"):
+        kept, dropped = _collected(["tests"], monkeypatch=monkeypatch, **{option: True})
+        assert len(kept) == 20 and not dropped, option
