@@ -111,9 +111,12 @@ def callgrind_row(rbg: Path, label: str, ruleset: str, players: int, ms: int) ->
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "MEEPLE_KERNEL_PGO": "0", "MEEPLE_KERNEL_QUICK": "0", "MEEPLE_CACHE_DIR": cache}
         prof = Path(__file__).resolve().parent / "prof_playouts.py"
-        mine, _ = _instructions([sys.executable, str(prof), ruleset, str(games), "compact", "--players",
-                                 str(players)], env, "*k_playouts*")
+        mine, said = _instructions([sys.executable, str(prof), ruleset, str(games), "compact", "--players",
+                                    str(players)], env, "*k_playouts*")
+    moves = float(re.search(r"moves a game: ([\d.]+)", said).group(1))
+    depth = float(re.search(r"depth: avg ([\d.]+)", text).group(1))
     return {"game": label, "rbg_game": SHARED[label], "meeple_games": games, "rbg_playouts": playouts,
+            "meeple_avg_moves": moves, "rbg_avg_moves": round(depth, 1),
             "meeple_instructions_per_game": round(mine / games),
             "rbg_instructions_per_game": round(total / playouts),
             "meeple_over_rbg": round(mine / games / (total / playouts), 2)}

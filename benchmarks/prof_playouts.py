@@ -42,7 +42,9 @@ def main() -> None:
     if not program.kernel:
         sys.exit(f"no kernel plays {args.game} here")
     interpreter.playouts(program, 1)
-    interpreter.playouts(program, args.games, seed=0, compact=args.form == "compact")
+    games = interpreter.playouts(program, args.games, seed=0, compact=args.form == "compact")
+    moves = games.moves if args.form == "compact" else [g["moves"] for g in games]
+    print(f"moves a game: {sum(moves) / max(1, len(moves)):.1f}")
 
 
 if __name__ == "__main__":
