@@ -17,17 +17,31 @@ from meeple.interpreter.native import kernel
 
 pytestmark = pytest.mark.kernels
 
-RULES = """ruleset tally
-players 2..2
+# (two seats placing discs on a board of 6 by 6, as othello does; the turn's first lines)
+HEAD = """players 2..2
 kind Disc { var seat: int = 0 }
 board b: grid(rows: 6, cols: 6) holds Disc
 zone box: Disc
 deck discs into box { Disc() for i in 1..36 }
 var seen: int = 0
-function dirs(): list of list of int = [[-1, -1], [-1, 0], [-1, 1], [0, -1], [0, 1], [1, -1], [1, 0], [1, 1]]
+function closes(l: list of b, s: int): bool = size(l) >= 2 and occupied(last(l)) and top(last(l)).seat == s
+"""
+PLACE = """turn {
+  let s = seat(active)
+  let good = [c for c in cells(b) if legal(c, s)]
+  choose x from (if empty(good) then [c for c in cells(b) if empty(c)] else good) as "place"
+  let d = top(box)
+  d.seat = s
+  move d to x
+"""
+END = """}
+end when size(box) == 0
+score(p) = seen + count(c for c in cells(b) if occupied(c) and top(c).seat == seat(p))
+"""
+
+RULES = "ruleset tally\n" + HEAD + """function dirs(): list of list of int = [[-1, -1], [-1, 0], [-1, 1], [0, -1], [0, 1], [1, -1], [1, 0], [1, 1]]
 function line(c: b, dr: int, dc: int, s: int): list of b =
   until(y for y in ray(c, row: dr, col: dc) if empty(y) or top(y).seat == s)
-function closes(l: list of b, s: int): bool = size(l) >= 2 and occupied(last(l)) and top(last(l)).seat == s
 function legal(c: b, s: int): bool = empty(c) and any(closes(line(c, d[0], d[1], s), s) for d in dirs())
 function near(c: b, s: int): int = sum(size(line(c, dr, 1, s)) + (if closes(line(c, dr, 0, s), s) then 1 else 0)
   for dr in -1..1)
@@ -37,19 +51,9 @@ function grid(c: b, s: int): int =
   sum((if closes(line(c, 1, 0, s), s) then i else 0) + sum(if closes(line(c, 0, 1, s), s) then j else 0 for j in 1..8)
       for i in 1..4)
 function evens(c: b): list of int = [k for k in 1..6 if (k + c.row) % 2 == 0]
-turn {
-  let s = seat(active)
-  let good = [c for c in cells(b) if legal(c, s)]
-  choose x from (if empty(good) then [c for c in cells(b) if empty(c)] else good) as "place"
-  let d = top(box)
-  d.seat = s
-  move d to x
-  seen = seen + near(x, s) + far(x, s) + (if closes(line(x, 0, -1, 3 - s), s) then 2 else 0)
+""" + PLACE + """  seen = seen + near(x, s) + far(x, s) + (if closes(line(x, 0, -1, 3 - s), s) then 2 else 0)
     + (if first_close(x, s) == none then 0 else 1) + size(evens(x)) + grid(x, s) % 3
-}
-end when size(box) == 0
-score(p) = seen + count(c for c in cells(b) if occupied(c) and top(c).seat == seat(p))
-"""
+""" + END
 
 
 def compiled(native: bool, budgets=None):
@@ -112,15 +116,7 @@ def test_tallied_work_gives_python_s_games_and_work():
 # count again (kernel_early.py's ``counted_again``, which measures the work the count
 # takes): nothing of that work may wait in a tally, in a range's body (``pick``) or in
 # the walk's straight-line part (``pick2``, where the kernel makes it a walk).
-AGAIN = """ruleset again
-players 2..2
-kind Disc { var seat: int = 0 }
-board b: grid(rows: 6, cols: 6) holds Disc
-zone box: Disc
-deck discs into box { Disc() for i in 1..36 }
-var seen: int = 0
-function closes(l: list of b, s: int): bool = size(l) >= 2 and occupied(last(l)) and top(last(l)).seat == s
-function dirs(): list of int = [1, 2, 3, 4]
+AGAIN = "ruleset again\n" + HEAD + """function dirs(): list of int = [1, 2, 3, 4]
 function rows(): list of int = [x.row for x in cells(b)]
 function pick(c: b, s: int, t: bool): list of b =
   until(y for y in [c for k in 1..3 if count(v for v in rows() if v == count(d for d in dirs() if d > s)) > k]
@@ -129,18 +125,8 @@ function pick2(c: b, s: int): list of b =
   until(y for y in (if count(v for v in rows() if v == count(d for d in dirs() if d > s)) > 2 then [c] else [])
         if empty(y))
 function legal(c: b, s: int): bool = empty(c) and (closes(pick(c, s, true), s) or closes(pick2(c, s), s))
-turn {
-  let s = seat(active)
-  let good = [c for c in cells(b) if legal(c, s)]
-  choose x from (if empty(good) then [c for c in cells(b) if empty(c)] else good) as "place"
-  let d = top(box)
-  d.seat = s
-  move d to x
-  seen = seen + size(good)
-}
-end when size(box) == 0
-score(p) = seen + count(c for c in cells(b) if occupied(c) and top(c).seat == seat(p))
-"""
+""" + PLACE + """  seen = seen + size(good)
+""" + END
 
 
 @needs_kernel
