@@ -358,53 +358,65 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
             if whole and it.node == "Aggregate" and it.func == "until" and it.comp.cond is not None:
                 inside = clause(i + 1, deeper, cond)
                 return self._until_loop(it, inner, (var, el), inside, reserve if i == 0 else None)
-            span = self.ray_span(it, inner) if reserve is None or i > 0 else None
-            if span is not None:   # (a kept ray read from its row: kernel_walk_views.py)
-                work = "" if self.facts.counted(it) else f"W({counters(inner)}, {span[2]}); "
-                return f"{{ {span[0]}{work}{sized(span[2])}{self.span_loop(span, var, clause(i + 1, deeper, cond))} }}"
-            xs = self.fresh("xs")
-            work = "" if self.facts.counted(it) else f"W({counters(inner)}, {xs}.size()); "
-            if reserve is not None and i == 0:
-                # (one loop: its size bounds the vector's; more: a first guess, which spares
-                # the vector's growing from one element, twice its size where a later loop
-                # walks more than one written out: breakthrough's steps, two a piece)
-                # (kernel_ordered.py: the later loops' sizes, where known, multiplied)
-                work += f"{reserve}.{'resize' if compact else 'reserve'}({reserve_size(self, comp, xs)}); "
-                if compact:   # (written through a pointer of its own, held in a register)
-                    work += f"auto* const {reserve}_p = {reserve}.d; "
-            # (a list a name holds is walked where it is: nothing changes it meanwhile;
-            # so is one of two such lists chosen by a condition)
-            either = self._named_either(it, inner, t)
-            ray = self.ray_ref(it, inner)   # (a kept ray read where it is: kernel_walks.py)
-            ref = "&" if either or ray or self._named(it, inner) else ""
-            head = f"{{ {ray[0] if ray else ''}const {self.ct(t)}{ref} {xs} = " \
-                   f"{either or (ray[1] if ray else self.expr(it, inner, t))}; {work}"
-            # (the last loop over a board's cells whose top item has a value: kernel_tops.py)
-            tops = self.tops.loop(cl, comp.cond, inner, var, lambda rest: clause(i + 1, deeper, rest)) \
-                if i == len(comp.clauses) - 1 else None
-            if tops is not None:
-                return f"{head}{tops[0]}{sized(tops[1])}{tops[2]} }}"
-            # (the last loop over a board's cells may walk only those its condition's
-            # static part lets through: kernel_cells.py)
-            walk = self.cells.walk(cl, comp.cond, inner) if i == len(comp.clauses) - 1 else None
-            if walk is not None:
-                sub, rest = self.fresh("sub"), walk[1]
-                inside = clause(i + 1, deeper, rest)
-                return (f"{head}const List<Id>& {sub} = {walk[0]}; {sized(f'{sub}.size()')}"
-                        f"for (const Id& {var} : {sub}) {{ {CELL_ID.format(var)}{inside} }} }}")
-            # (the last loop over a board's cells that only occupied ones pass walks those
-            # alone, or the empty ones: kernel_occupancy.py)
-            gate = comp.cond if comp.cond is not None else passes
-            occupied = self.occupied.loop(cl, gate, inner, var, lambda: clause(i + 1, deeper, cond)) \
-                if i == len(comp.clauses) - 1 else None
-            if occupied is not None:
-                return f"{head}{sized(occupied[1] or f'{xs}.size()')}{occupied[0]} }}"
-            inside = clause(i + 1, deeper, cond)
-            table = self.facts.table_list(it)
-            # (a board's cells and a relation's related cells are cells, never none)
-            known = CELL_ID.format(var) if table is not None and table[0] in ("cells", "relation") else ""
-            return f"{head}{sized(f'{xs}.size()')}for (const {el}& {var} : {xs}) {{ {known}{inside} }} }}"
+            return self._list_loop(comp, cl, (var, el, t), (inner, deeper), cond,
+                                   (reserve if i == 0 else None, compact, passes, i == len(comp.clauses) - 1),
+                                   sized, lambda scope, rest: clause(i + 1, scope, rest))
         return clause(0, sc, [] if comp.cond is None else [comp.cond])
+
+    def _list_loop(self, comp, cl, v: tuple, scopes: tuple, cond: list, how: tuple, sized, rest) -> str:
+        """``loops``' loop over a list, the clause ``cl`` of ``comp`` (``v``: its variable's
+        C++ name, its element's C++ type and the list's type; ``scopes``: the scope around
+        the loop and the one inside it; ``how``: the vector reserved where this is the
+        first loop, ``compact``, ``passes``, whether it is the last loop; ``sized``: see
+        ``loops``; ``rest(scope, cond)``: the C++ inside, given the conjuncts to test)."""
+        var, el, t = v
+        inner, deeper = scopes
+        reserve, compact, passes, last = how
+        it = cl.iter
+        span = self.ray_span(it, inner) if reserve is None else None
+        if span is not None:   # (a kept ray read from its row: kernel_walk_views.py)
+            work = "" if self.facts.counted(it) else f"W({counters(inner)}, {span[2]}); "
+            return f"{{ {span[0]}{work}{sized(span[2])}{self.span_loop(span, var, rest(deeper, cond))} }}"
+        xs = self.fresh("xs")
+        work = "" if self.facts.counted(it) else f"W({counters(inner)}, {xs}.size()); "
+        if reserve is not None:
+            # (one loop: its size bounds the vector's; more: a first guess, which spares
+            # the vector's growing from one element, twice its size where a later loop
+            # walks more than one written out: breakthrough's steps, two a piece)
+            # (kernel_ordered.py: the later loops' sizes, where known, multiplied)
+            work += f"{reserve}.{'resize' if compact else 'reserve'}({reserve_size(self, comp, xs)}); "
+            if compact:   # (written through a pointer of its own, held in a register)
+                work += f"auto* const {reserve}_p = {reserve}.d; "
+        # (a list a name holds is walked where it is: nothing changes it meanwhile;
+        # so is one of two such lists chosen by a condition)
+        either = self._named_either(it, inner, t)
+        ray = self.ray_ref(it, inner)   # (a kept ray read where it is: kernel_walks.py)
+        ref = "&" if either or ray or self._named(it, inner) else ""
+        head = f"{{ {ray[0] if ray else ''}const {self.ct(t)}{ref} {xs} = " \
+               f"{either or (ray[1] if ray else self.expr(it, inner, t))}; {work}"
+        # (the last loop over a board's cells whose top item has a value: kernel_tops.py)
+        tops = self.tops.loop(cl, comp.cond, inner, var, lambda left: rest(deeper, left)) if last else None
+        if tops is not None:
+            return f"{head}{tops[0]}{sized(tops[1])}{tops[2]} }}"
+        # (the last loop over a board's cells may walk only those its condition's
+        # static part lets through: kernel_cells.py)
+        walk = self.cells.walk(cl, comp.cond, inner) if last else None
+        if walk is not None:
+            sub = self.fresh("sub")
+            inside = rest(deeper, walk[1])
+            return (f"{head}const List<Id>& {sub} = {walk[0]}; {sized(f'{sub}.size()')}"
+                    f"for (const Id& {var} : {sub}) {{ {CELL_ID.format(var)}{inside} }} }}")
+        # (the last loop over a board's cells that only occupied ones pass walks those
+        # alone, or the empty ones: kernel_occupancy.py)
+        gate = comp.cond if comp.cond is not None else passes
+        occupied = self.occupied.loop(cl, gate, inner, var, lambda: rest(deeper, cond)) if last else None
+        if occupied is not None:
+            return f"{head}{sized(occupied[1] or f'{xs}.size()')}{occupied[0]} }}"
+        inside = rest(deeper, cond)
+        table = self.facts.table_list(it)
+        # (a board's cells and a relation's related cells are cells, never none)
+        known = CELL_ID.format(var) if table is not None and table[0] in ("cells", "relation") else ""
+        return f"{head}{sized(f'{xs}.size()')}for (const {el}& {var} : {xs}) {{ {known}{inside} }} }}"
 
     def _innermost(self, inner: dict, cond: list, body, count: str | None, compact: tuple | None,
                    reserve: str | None) -> str:
