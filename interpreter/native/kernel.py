@@ -699,7 +699,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         sc: dict = {n: (ident("A", n), t) for n, t in params}
         # (rows of the index read once, first, where a loop the body reaches reads them:
         # kernel_tops.py; not where the body is put in line elsewhere)
-        entry = None if in_line else Entry((a for a, _t in sc.values()), reached(self, fd.body))
+        entry = None if in_line else Entry((a for a, _t in sc.values()), lambda: reached(self, fd.body))
         if entry is not None:
             sc[ENTRY] = (entry, None)
         if any_order:

@@ -22,6 +22,9 @@ the items have (the kernel's own table and ``eq``); a value no item has walks no
 The index is kept only where a loop walks it, for at most ``_SLOTS`` values in all."""
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import cached_property
+
 from ...dsl import ast as ir, operators as language
 from ...dsl.builtins import CLOSURES
 from ..core.operators import operands, resolve
@@ -41,18 +44,22 @@ class Entry:
     alone (``seat(p)``), each read once at its entry (``rows``: by the C++ of the read,
     the local's name; ``params``: the C++ names of its parameters), where a loop that
     reads it is reached by every evaluation of the body (``reached``: the ids of those
-    nodes): the state does not change while a rule function is evaluated, so the row
-    read there is the row read where the loop is, and a read that bails there (the
-    seat of a name that is none) bails where the reference fails too at the loop, or
-    where, none of the cells holding an item, the move is left to it, which gives the
-    same answer. A row read only by loops the body may not reach (``if p == none then
+    nodes, found when first asked): the state does not change while a rule function is
+    evaluated, so the row read there is the row read where the loop is, and a read that
+    bails there (the seat of a name that is none) bails where the reference fails too at
+    the loop, or where, none of the cells holding an item, the move is left to it, which
+    gives the same answer. A row read only by loops the body may not reach (``if p == none then
     0 else count(...)``) is read at each loop, as before: a guard keeps it from
     bailing."""
 
-    def __init__(self, params, reached: set[int]):
+    def __init__(self, params, reached_of: Callable[[], set[int]]):
         self.params = set(params)
-        self.reached = reached
+        self._reached_of = reached_of   # (found where a loop first asks: most bodies have none)
         self.rows: dict[str, str] = {}
+
+    @cached_property
+    def reached(self) -> set[int]:
+        return self._reached_of()
 
     def declarations(self) -> str:
         """The C++ of the reads, put first in the function's body."""
