@@ -25,7 +25,7 @@ def function_text(source: str, name: str) -> str:
     """The line of a kernel's C++ ``source`` (``kernel.Gen(program).source()``) that
     defines the rule function ``name`` (``uF_name``, with or without ``inline``, whatever
     its type): the kernel writes a function's signature and body on one line."""
-    head = re.compile(rf"static (?:inline )?(?:__attribute__\(\(always_inline\)\) )?\S+ uF_{name}\(St& s\b[^;]*\{{")
+    head = re.compile(rf"static (?:inline )?(?:MK_AI )?\S+ uF_{name}\(St& s\b[^;]*\{{")
     return next(line for line in source.splitlines() if head.match(line))
 
 

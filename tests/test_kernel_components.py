@@ -140,7 +140,7 @@ def test_kept_liberties_are_found_by_the_first_point_of_their_group():
     # of no cells or of other values by its hash after them; the games the same
     # (the lockstep tests above and test_kernel_lasting.py)
     source = kernel.Gen(kernel_go()).source()
-    for head in ("static inline __attribute__((always_inline)) List<Id> uK_liberties(St& s, const List<Id>& uA_g) {",
+    for head in ("static inline MK_AI List<Id> uK_liberties(St& s, const List<Id>& uA_g) {",
                  "__attribute__((noinline)) static List<Id> uK_liberties_slow(St& s, const List<Id>& uA_g) {"):
         body = source[source.index(head):]
         body = body[:body.index("\n")]
@@ -154,7 +154,7 @@ def test_a_kept_group_or_liberties_clean_is_read_in_the_caller():
     # walks, a call of its own: the same values, work and calls counted either way)
     source = kernel.Gen(kernel_go()).source()
     for name, args in (("uC_stones", "s, uA_c, uA_k"), ("uK_liberties", "s, uA_g")):
-        at = source.index(f"static inline __attribute__((always_inline)) List<Id> {name}(St& s")
+        at = source.index(f"static inline MK_AI List<Id> {name}(St& s")
         body = source[at:source.index("\n", at)]
         assert "e.clean & (e.lin == s.z.lin.id)" in body and "++KEPT_READS;" in body
         # (its tests joined with no branch each: one branch on them all)

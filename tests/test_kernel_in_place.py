@@ -23,7 +23,7 @@ def test_measured_liberties_of_a_group_are_read_in_place():
     source = kernel.Gen(kernel_go()).source()
     # (size(liberties(group(n))) in legal, empty(liberties(group(n))) in the turn: each
     # read from the keeps, its measure in a function of its own)
-    reads = re.findall(r"\(\[&\]\(\) __attribute__\(\(always_inline\)\) \{ return \(\(I\)\(uKR_liberties\(s, "
+    reads = re.findall(r"\(\[&\]\(\) MK_AI \{ return \(\(I\)\(uKR_liberties\(s, "
                        r"uPR_group\(s, \w+\)\)\)\.size\(\)\); \}\(\)\)", source)
     assert len(reads) == 2
     assert "(uKR_liberties(s, uPR_group(s, f->l1.uL1_n))).empty(); }())" in source
@@ -32,12 +32,12 @@ def test_measured_liberties_of_a_group_are_read_in_place():
     assert re.search(r"= uK_group\(s, f->l1\.uL1_n\);", source)
     # (read in place: the entry's list where it serves, else the part out of line given a
     # copy of its argument, its value held until the next call)
-    at = source.index("static inline __attribute__((always_inline)) const List<Id>& uKR_liberties(St& s, const List<Id>& uA_g) {")
+    at = source.index("static inline MK_AI const List<Id>& uKR_liberties(St& s, const List<Id>& uA_g) {")
     body = source[at:source.index("\n", at)]
     assert "return e.v;" in body and body.endswith("return uKR_liberties_slow(s, uA_g); }")
     assert ("static const List<Id>& uKR_liberties_slow(St& s, const List<Id>& uA_g) { uKR_liberties_out = "
             "uK_liberties_slow(s, std::decay_t<decltype(uA_g)>(uA_g)); return uKR_liberties_out; }") in source
-    assert "static inline __attribute__((always_inline)) const List<Id>& uPR_group(St& s, Id uA_c) { return uCR_stones(" in source
+    assert "static inline MK_AI const List<Id>& uPR_group(St& s, Id uA_c) { return uCR_stones(" in source
 
 
 def test_kept_entries_write_their_zones_over_their_own_list():

@@ -48,12 +48,12 @@ def test_lists_only_read_are_lent_and_others_made():
     assert "struct Lent : Grow<T>" in source
     # (its own constructor: Lent<Id>() leaves the buffer unwritten, not zeroed)
     assert "    Lent() {}" in source
-    assert len(re.findall(r"uF_spread\(s, \(\[&\]\(Lent<Id>&& uV\d+_out\) __attribute__\(\(always_inline\)\) "
+    assert len(re.findall(r"uF_spread\(s, \(\[&\]\(Lent<Id>&& uV\d+_out\) MK_AI "
                           r"-> const List<Id>& \{", source)) == 4
     assert len(re.findall(r"return uV\d+_out\.lend\(\); \}\(Lent<Id>\(\)\)", source)) == 4
     # (returned, joined, kept in a list, passed to a function that returns it: made)
     for f in ("keeps", "joins", "holds", "passes"):
-        assert re.search(rf"uF_{f}\(s, \(\[&\]\(\) __attribute__\(\(always_inline\)\) -> List<Id> \{{", source), f
+        assert re.search(rf"uF_{f}\(s, \(\[&\]\(\) MK_AI -> List<Id> \{{", source), f
 
 
 def test_a_list_passed_on_to_a_function_that_returns_it_is_not_lent():

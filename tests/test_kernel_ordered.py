@@ -167,9 +167,9 @@ def test_any_and_all_over_a_few_literal_numbers_are_written_in_line():
     # (same: all over 0..2, in line, and so is the function; far: any over 0..11, as before)
     from meeple.interpreter.native import kernel
     source = kernel.Gen(program_of(ROWS, "rows.meeple", False)).source()
-    assert re.search(r"static inline __attribute__\(\(always_inline\)\) bool uF_same\(St& s, I uA_a\) \{ "
+    assert re.search(r"static inline MK_AI bool uF_same\(St& s, I uA_a\) \{ "
                      r"return \(\[&\]\(\) "
-                     r"__attribute__\(\(always_inline\)\) -> bool", source)
+                     r"MK_AI -> bool", source)
     assert re.search(r"static bool uF_far\(St& s, I uA_a\) \{ return \(\[&\]\(\) -> bool", source)
 
 

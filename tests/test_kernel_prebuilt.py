@@ -9,6 +9,7 @@ that each object costs the compiler a fraction of a second."""
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 
 import pytest
 from meeple.interpreter.native import (
@@ -204,3 +205,28 @@ def test_the_generators_are_compiled_in_the_object_not_in_each_kernel():
     assert "py_list(" not in own and "from_py_list<" not in own and "VARS[]" in own and "SITES[]" in own
     cxx = ["g++"]
     assert kernel_pch.pch_key(cxx, ["-O0"], "inc") != kernel_pch.pch_key(cxx, ["-O0", "-DMK_NO_AVX2"], "inc")
+
+
+@pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
+@pytest.mark.parametrize("level, in_line", [("-O0", False), ("-Og", True), ("-O2", True)])
+def test_calls_are_put_in_line_only_where_the_build_optimises(level, in_line, tmp_path):
+    """MK_AI (cxx/kernel_rt.hpp), which the generated code writes for a function or an
+    immediate lambda to put in line: always_inline where the build optimises, nothing at
+    -O0 (the tests' kernels), where forcing every call in line made a kernel's code a
+    third bigger and its build a fifth to a third slower."""
+    import subprocess
+    import sysconfig
+
+    from meeple.interpreter.native import kernel_types
+    header = tmp_path / "rt.hpp"
+    header.write_text(kernel_types.runtime_cxx() + "\nMK_AI_IS: MK_AI\n", encoding="utf-8")
+    out = subprocess.run([*kernel_build.compiler(), "-std=c++17", "-E", "-P", level, "-x", "c++",
+                          f"-I{sysconfig.get_paths()['include']}", str(header)],
+                         capture_output=True, text=True, check=True).stdout
+    said = next(line for line in out.splitlines() if line.startswith("MK_AI_IS:"))
+    assert ("always_inline" in said) == in_line, said
+    # (the generated code writes MK_AI, never the attribute itself)
+    source = kernel.Gen(interpreter.load(Path(__file__).parent / "testdata" / "othello").for_players(2)).source()
+    runtime = kernel_types.runtime_cxx()
+    assert source.startswith(runtime)
+    assert "MK_AI" in source[len(runtime):] and "always_inline" not in source[len(runtime):]

@@ -47,11 +47,11 @@ def test_a_fold_along_a_ray_is_in_line_with_its_loop_and_unkept():
     assert plain.facts.memoised("run")   # (asked over and over: the kernel would keep it)
     source = kernel.Gen(plain).source()
     for name, rt in (("run", "I"), ("weight", "I"), ("open", "bool"), ("wide", "bool")):
-        head = f"static inline __attribute__((always_inline)) {rt} uF_{name}(St& s"
+        head = f"static inline MK_AI {rt} uF_{name}(St& s"
         assert head + ", " in source
         body = next(r for r in source.splitlines() if r.startswith(head) and "{" in r)
         # (its loop's lambda in line too: the steps its callers give, constants, folded in)
-        assert "return ([&]() __attribute__((always_inline)) -> " in body
+        assert "return ([&]() MK_AI -> " in body
         assert f"uK_{name}" not in source and f"uKB_{name}" not in source
         # (the kept ray's cells read from its flat row, no list's handle followed)
         assert re.search(r"if \(!RAY\d+_span\(", body) and "_ref(" not in body

@@ -42,23 +42,23 @@ def test_a_walk_along_a_ray_is_in_line_unkept_and_its_known_steps_written_in():
     plain = compiled(False)
     assert plain.facts.memoised("line")   # (asked over and over: the kernel would keep it)
     source = kernel.Gen(plain).source()
-    assert "static inline __attribute__((always_inline)) List<Id> uF_line(St& s" in source
+    assert "static inline MK_AI List<Id> uF_line(St& s" in source
     # (passed to closes as a walk, no list made: kernel_walk_views.py)
-    assert "static inline __attribute__((always_inline)) WalkEnds<Id> uV_line(St& s" in source
+    assert "static inline MK_AI WalkEnds<Id> uV_line(St& s" in source
     assert "uK_line" not in source and "uKB_line" not in source
     # (legal, called for each cell, its loops an any over a list written out: in line
     # where it is called, kernel_rows.short_loops)
     legal = next(r for r in source.splitlines()
-                 if r.startswith("static inline __attribute__((always_inline)) bool uF_legal(St& s") and "{" in r)
+                 if r.startswith("static inline MK_AI bool uF_legal(St& s") and "{" in r)
     # (compass() is dirs(): its eight steps, each a number written in, no index checked;
     # each walk's work added to legal's tally, kernel_tally.py)
     for dr, dc in ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)):
         assert f"uR0_closes(s, uV_line(s, tw_, uA_c, ((I){dr}LL), ((I){dc}LL), uA_s), uA_s)" in legal
     assert "at(" not in legal and not re.search(r"for \(const List<I>& uV\d+_d :", source)
     # (the any over them put in line: c and s in registers, not read through its captures)
-    assert "&& ([&]() __attribute__((always_inline)) -> bool {" in legal
+    assert "&& ([&]() MK_AI -> bool {" in legal
     # (the ray's cells, and the walk's last, told to be cells: no test of none where read)
-    line = next(r for r in source.splitlines() if r.startswith("static inline __attribute__((always_inline)) "
+    line = next(r for r in source.splitlines() if r.startswith("static inline MK_AI "
                                                                "WalkEnds<Id> uV_line(St& s") and "{" in r)
     assert re.search(r"const Id& (uV\d+_y) = \*q_; if \(\(uint32_t\)\1 >= \(uint32_t\)NZ\) "
                      r"__builtin_unreachable\(\);", line)

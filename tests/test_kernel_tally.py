@@ -61,21 +61,21 @@ def compiled(native: bool, budgets=None):
 
 
 def _fn(source: str, name: str) -> str:
-    return next(r for r in source.splitlines() if re.match(rf"static [a-z_ ()]*\S+ {name}\(St& s.*\{{", r))
+    return next(r for r in source.splitlines() if re.match(rf"static [A-Za-z_ ()]*\S+ {name}\(St& s.*\{{", r))
 
 
 def test_a_body_s_work_outside_its_loops_is_tallied_and_charged_once():
     source = kernel.Gen(compiled(False)).source()
     legal = _fn(source, "uF_legal")
     # (the directions' list and each walk added to the tally, charged once at the end)
-    assert "return tallied(s, [&](I& tw_) __attribute__((always_inline)) { return " in legal
+    assert "return tallied(s, [&](I& tw_) MK_AI { return " in legal
     assert "tw_ += 8;" in legal and "W(s, 8)" not in legal
     assert len(re.findall(r"uV_line\(s, tw_, uA_c, ", legal)) == 8
-    assert "template <class F> static inline __attribute__((always_inline)) auto tallied(St& s, F&& f) " \
+    assert "template <class F> static inline MK_AI auto tallied(St& s, F&& f) " \
            "{ I t_ = 0; auto v_ = f(t_); W(s, t_); return v_; }" in source
     # (the walk adds to the tally it is given)
     walk = _fn(source, "uV_line")
-    assert walk.startswith("static inline __attribute__((always_inline)) WalkEnds<Id> uV_line(St& s, I& tw_, ")
+    assert walk.startswith("static inline MK_AI WalkEnds<Id> uV_line(St& s, I& tw_, ")
     assert re.search(r"tw_ \+= uV\d+_n;", walk) and "W(s," not in walk
     # (a loop over a range of a few turns known, -1..1: its body's work tallied too, the
     # range's three and each turn's walk)
@@ -84,7 +84,7 @@ def test_a_body_s_work_outside_its_loops_is_tallied_and_charged_once():
     assert "tw_ += 3;" in near and "uV_line(s, tw_, uA_c, uV" in near and "W(s," not in near
     # (a longer one, 1..17: each turn's walk is charged at that turn, no tally of the body's)
     far = _fn(source, "uF_far")
-    assert "tallied(s, [&](I& tw_) __attribute__((always_inline)) { return uV_line(s, tw_, " in far
+    assert "tallied(s, [&](I& tw_) MK_AI { return uV_line(s, tw_, " in far
     assert "return tallied(" not in far and "W(s, 17)" in far
     # (ranges in a range: tallied while their turns, multiplied, are at most 16; 4 × 8
     # are not, so the inner one's body counts at each turn)
@@ -94,9 +94,9 @@ def test_a_body_s_work_outside_its_loops_is_tallied_and_charged_once():
     # (nor a few turns a first may stop at the first of, nor a body that counts nothing)
     for name, n in (("uF_first_close", 3), ("uF_evens", 6)):
         fn = _fn(source, name)
-        assert "tallied(s, [&](I& tw_) __attribute__((always_inline)) { return (" not in fn and f"W(s, {n})" in fn, name
+        assert "tallied(s, [&](I& tw_) MK_AI { return (" not in fn and f"W(s, {n})" in fn, name
     # (a procedure's walk likewise, charged where it is)
-    assert re.search(r"uR0_closes\(s, tallied\(s, \[&\]\(I& tw_\) __attribute__\(\(always_inline\)\) "
+    assert re.search(r"uR0_closes\(s, tallied\(s, \[&\]\(I& tw_\) MK_AI "
                      r"\{ return uV_line\(s, tw_, ", source)
 
 

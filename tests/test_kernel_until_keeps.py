@@ -83,7 +83,7 @@ def test_a_keep_passed_by_is_tested_where_it_is_called_and_rays_keep_their_prefi
     from meeple.interpreter.native import kernel
     source = kernel.Gen(compiled(False)).source()
     # (the test in line at each call, the keep itself apart)
-    assert "static inline __attribute__((always_inline)) List<Id> uK_line(" in source
+    assert "static inline MK_AI List<Id> uK_line(" in source
     assert "__attribute__((noinline)) static List<Id> uKB_line(" in source
     # (until over a ray kept: its prefix read from the ray's, no list made)
     body = next(line for line in source.splitlines() if line.startswith("static List<Id> uF_line(St& s") and "{" in line)

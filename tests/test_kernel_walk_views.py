@@ -41,24 +41,24 @@ compiled = compiler(RULES, "views.meeple")
 
 def test_walks_read_at_their_ends_are_passed_whole_and_other_reads_get_lists():
     source = kernel.Gen(compiled(False)).source()
-    assert re.search(r"static [a-z_ ()]*I uR0_ends\(St& s, const WalkEnds<Id>& uA_l, I uA_s\)", source)
-    assert re.search(r"static [a-z_ ()]*I uR0_span\(St& s, const WalkEnds<I>& uA_l\)", source)
+    assert re.search(r"static [A-Za-z_ ()]*I uR0_ends\(St& s, const WalkEnds<Id>& uA_l, I uA_s\)", source)
+    assert re.search(r"static [A-Za-z_ ()]*I uR0_span\(St& s, const WalkEnds<I>& uA_l\)", source)
     # (a function that reads a walk's ends and loops over nothing put in line where it
     # is called, as the walk is: no call left to the C++ compiler's budget)
-    assert "static inline __attribute__((always_inline)) I uR0_ends(St& s, const WalkEnds<Id>& uA_l, I uA_s)" in source
-    assert "static inline __attribute__((always_inline)) WalkEnds<Id> uV_line(St& s" in source
+    assert "static inline MK_AI I uR0_ends(St& s, const WalkEnds<Id>& uA_l, I uA_s)" in source
+    assert "static inline MK_AI WalkEnds<Id> uV_line(St& s" in source
     # (a walk adds its work to the tally it is given: kernel_tally.py)
-    assert re.search(r"static [a-z_ ]*WalkEnds<I> uV_digits\(St& s, I& tw_, I uA_k\)", source)
+    assert re.search(r"static [A-Za-z_ ]*WalkEnds<I> uV_digits\(St& s, I& tw_, I uA_k\)", source)
     # (each call of ends and span with a walk: the ray's, kept or not, the list's; in
     # a procedure, its work charged where it is, in a tally of its own)
-    tallied = r"tallied\(s, \[&\]\(I& tw_\) __attribute__\(\(always_inline\)\) \{ return "
+    tallied = r"tallied\(s, \[&\]\(I& tw_\) MK_AI \{ return "
     assert len(re.findall(rf"uR0_ends\(s, {tallied}uV_line\(s, tw_, ", source)) == 8
-    assert re.search(r"uR0_span\(s, \(\[&\]\(\) __attribute__\(\(always_inline\)\) -> WalkEnds<I> \{", source)
+    assert re.search(r"uR0_span\(s, \(\[&\]\(\) MK_AI -> WalkEnds<I> \{", source)
     assert re.search(rf"uR0_span\(s, {tallied}uV_digits\(s, tw_, ", source)
     # (total reads its list whole: the list made, as ever)
     assert "uF_total(s, uF_line(s, " in source and "uR0_total" not in source
     # (no prefix of a list made where a walk is passed)
-    views = [r for r in source.splitlines() if r.startswith(("static inline __attribute__((always_inline)) WalkEnds<",
+    views = [r for r in source.splitlines() if r.startswith(("static inline MK_AI WalkEnds<",
                                                              "static inline WalkEnds<")) and "{" in r]
     assert len(views) == 2 and not any("prefix(" in r for r in views)
     # (the ray's cells and their number read from one table, not its kept prefixes)
@@ -70,7 +70,7 @@ def test_walks_read_at_their_ends_are_passed_whole_and_other_reads_get_lists():
     assert re.search(r"\) (uV\d+_on)\(uV\d+_xs, uV\d+_xs_n\); else \{ const List<Id> (uV\d+_xs_own) = RAY\d+\([^;]*\); "
                      r"\1\(\2\.begin\(\), \2\.size\(\)\); \}", line)
     # (always in line: the steps, numbers the callers give, fold into its index)
-    assert re.search(r"static inline __attribute__\(\(always_inline\)\) bool RAY\d+_span\(Id a, I d0, I d1, "
+    assert re.search(r"static inline MK_AI bool RAY\d+_span\(Id a, I d0, I d1, "
                      r"const Id\*& d_, size_t& n_\) \{ if \(a < 0 \|\| a >= \d+\) \{ d_ = nullptr; n_ = 0; return true; \}",
                      source)
     # (the walk's first cell apart, its test written twice: where it stops there, it

@@ -372,7 +372,7 @@ def _over_any_all(f: str) -> Callable:
                       passes=x.comp.elem if f == "any" else None)
         # (loops over a few numbers, or over a short list known, written out: in line,
         # where the compiler may unroll them and fold the caller's constants into them)
-        short = " __attribute__((always_inline))" if short_ranges(x.comp) or x.gen.written_out(x.comp) else ""
+        short = " MK_AI" if short_ranges(x.comp) or x.gen.written_out(x.comp) else ""
         return f"([&](){short} -> bool {{ {body} return {'false' if f == 'any' else 'true'}; }}())"
     return form
 

@@ -531,11 +531,11 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
             body = self.occupied.mapped(e, sc, t, out, n) or self.loops(
                 e, sc, None, reserve=out, compact=(n, lambda inner: self.expr(e.elem, inner, t.arg)))
             if id(e) in self.lending:   # (in the caller's frame, read alone: kernel_lent.py)
-                return (f"([&]({self.lent_type(el)}&& {out}) __attribute__((always_inline)) -> const {self.ct(t)}& {{ "
+                return (f"([&]({self.lent_type(el)}&& {out}) MK_AI -> const {self.ct(t)}& {{ "
                         f"size_t {n} = 0; {body} {out}.resize({n}); return {out}.lend(); }}({self.lent_type(el)}()))")
             # (inlined where it is used: the state and the arguments in registers, not
             # read again through the lambda's captures after each element written)
-            return (f"([&]() __attribute__((always_inline)) -> {self.ct(t)} {{ Grow<{el}> {out}; size_t {n} = 0; "
+            return (f"([&]() MK_AI -> {self.ct(t)} {{ Grow<{el}> {out}; size_t {n} = 0; "
                     f"{body} {out}.resize({n}); "
                     f"return {out}.list(); }}())")
         if el in ("Id", "I") and e.cond is not None and e.elem.node == "Var" \
@@ -692,7 +692,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         folds = self.ray_fold(name)   # (in line wherever called, its loop with it: kernel_walks.py)
         in_line = bool(self.ray_walk(name) or folds)
         if in_line:
-            hint = "inline __attribute__((always_inline)) "
+            hint = "inline MK_AI "
         sig = f"static {hint}{self.ct(rt)} {made}(St& s" + "".join(
             f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")"
         self.protos.append(sig + ";")

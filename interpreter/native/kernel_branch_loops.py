@@ -73,7 +73,7 @@ class BranchLoops:
         # (the loops within written once, each branch's elements passed to them)
         code = self._spread(it, sc, (visit, el, t, None, [n]), 0)
         work = "" if self.facts.counted(it) else f"W({counters(sc)}, {n}); "
-        return (f"{{ I {n} = 0; auto {visit} = [&](const {el} {var}) __attribute__((always_inline)) {{ {inside()} }}; "
+        return (f"{{ I {n} = 0; auto {visit} = [&](const {el} {var}) MK_AI {{ {inside()} }}; "
                 f"{code} {work}}}")
 
     def _chooses(self, e, depth: int) -> bool:

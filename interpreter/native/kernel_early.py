@@ -325,7 +325,7 @@ class EarlyCounts:
                           size=(lambda n: f"{u} = (I)({n}); ") if a > 0 else None)
         checks = "".join(f"(void)nn({x}); " for x in dict.fromkeys(pre))
         last = f"{h} >= {a}LL" + (f" && {h} <= {b}LL" if b != _BIG else "")
-        return (f"([&]() __attribute__((always_inline)) -> bool {{ {checks}I {h} = 0{f', {u} = {_BIG}LL' if a > 0 else ''}; {body} "
+        return (f"([&]() MK_AI -> bool {{ {checks}I {h} = 0{f', {u} = {_BIG}LL' if a > 0 else ''}; {body} "
                 f"return ({last}) != {'true' if neg else 'false'}; }}())")
 
     def count_equal(self, comp, sc: dict) -> str | None:

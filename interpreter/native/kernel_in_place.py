@@ -36,7 +36,7 @@ def ref_name(made: str) -> str:
 
 def _ref_sig(sig: str, rt: str, made: str) -> str:
     """The signature of the read in place of the keep's function of ``sig``."""
-    return f"static inline __attribute__((always_inline)) const {rt}& {ref_name(made)}({sig.split('(', 1)[1]}"
+    return f"static inline MK_AI const {rt}& {ref_name(made)}({sig.split('(', 1)[1]}"
 
 
 class InPlaceReads:
@@ -74,7 +74,7 @@ class InPlaceReads:
         self._in_place_state()[0].pop(id(e.args[0]), None)
         if self.__dict__.setdefault("in_place_used", {}).pop(id(e.args[0]), None) is None:
             return text
-        return f"([&]() __attribute__((always_inline)) {{ return {text}; }}())"
+        return f"([&]() MK_AI {{ return {text}; }}())"
 
     def offer_in_place(self, made: str, sig: str, rt: str, inline: str, args: str) -> None:
         """Notes that the keep's function ``made`` (of signature ``sig``, value ``rt``)

@@ -77,7 +77,7 @@ class JoinedLists:
         rest = "".join(" ".join(f"{out}.put({self.expr(x, sc, t.arg)});" for x in p.items)
                        + f" W({counters(sc)}, (I){out}.n); " for p in written)
         room = sum(len(p.items) for p in written)
-        return (f"([&]() __attribute__((always_inline)) -> {self.ct(t)} {{ Grow<{el}> {out}; "
+        return (f"([&]() MK_AI -> {self.ct(t)} {{ Grow<{el}> {out}; "
                 f"{out}.extra = {room}; size_t {n} = 0; {body} {out}.resize({n}); {rest}"
                 f"return {out}.list(); }}())")
 

@@ -75,7 +75,7 @@ def _slow(sig: str, args: str) -> str:
 
 def _inline(sig: str) -> str:
     """The signature ``sig`` of a keep's function as the definition read in its callers."""
-    return sig.replace("static ", "static inline __attribute__((always_inline)) ", 1)
+    return sig.replace("static ", "static inline MK_AI ", 1)
 
 
 def _by_keys(keys: list) -> tuple[str, str, str]:
@@ -381,7 +381,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks, InPlaceReads):
         table = self.tables.table(("KEPT", name), lambda t: f"static {entry} {t}[{256 if keys else 1}];")
         bypass, counted, tally = self._bypass(name, fn, args) if keys and not rec else ("", "", "")
         if bypass:   # (the keep's own body apart, the test of the pass-by in line at each call)
-            self.protos[-1] = f"static inline __attribute__((always_inline)) {sig[len('static '):]};"
+            self.protos[-1] = f"static inline MK_AI {sig[len('static '):]};"
             self.fns.append(f"{sig.replace(ident('K', name), ident('KB', name), 1)};")
             self.fns.append(f"{sig} {{ {bypass}return {ident('KB', name)}(s{args}); }}")
             sig = sig.replace(ident("K", name), ident("KB", name), 1)

@@ -37,7 +37,7 @@ _MAX_ROW = 1024    # elements of the range at most
 _MAX_ROWS = 256    # rows (values of the locals) at most
 # (a rule function whose loops are only an any or all over a few literals: put in line
 # where it is called, the caller's constants folded into it: pentago's line(r, c, 0, 1, s))
-SHORT_INLINE = "inline __attribute__((always_inline)) "
+SHORT_INLINE = "inline MK_AI "
 
 
 class TabledRows:

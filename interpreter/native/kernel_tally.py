@@ -113,7 +113,7 @@ class WorkTallies:
             t[1][0] += 1
             return call(t[0])
         self.tally_helper()
-        return (f"tallied({counters(sc)}, [&](I& {TALLY_NAME}) __attribute__((always_inline)) "
+        return (f"tallied({counters(sc)}, [&](I& {TALLY_NAME}) MK_AI "
                 f"{{ return {call(TALLY_NAME)}; }})")
 
     def tally_helper(self) -> None:
@@ -122,7 +122,7 @@ class WorkTallies:
         if not self.__dict__.get("tally_made"):
             self.__dict__["tally_made"] = True
             self.tables.statics.append(
-                "template <class F> static inline __attribute__((always_inline)) auto tallied(St& s, F&& f) "
+                "template <class F> static inline MK_AI auto tallied(St& s, F&& f) "
                 "{ I t_ = 0; auto v_ = f(t_); W(s, t_); return v_; }")
 
     def tallied_body(self, body: Callable[[dict], str], sc: dict) -> str:
@@ -136,4 +136,4 @@ class WorkTallies:
         if reads_work(text):
             return body(sc)
         self.tally_helper()
-        return f"tallied(s, [&](I& {TALLY_NAME}) __attribute__((always_inline)) {{ return {text}; }})"
+        return f"tallied(s, [&](I& {TALLY_NAME}) MK_AI {{ return {text}; }})"

@@ -166,7 +166,7 @@ class TextKeys:
         s = counters(sc)
         tail = self.text_key(parts[-1], sc)
         shift = f"(l_.k >> {8 * at})" if at < 8 else "0"
-        return (f"([&]() __attribute__((always_inline)) -> TKs {{ {''.join(made)}const uint64_t k_ = {key}; const TK l_ = {tail}; "
+        return (f"([&]() MK_AI -> TKs {{ {''.join(made)}const uint64_t k_ = {key}; const TK l_ = {tail}; "
                 f"W({s}, {work} + l_.c); const size_t b_ = {at} + l_.b; "
                 f"return TKs{{{{b_ <= 7 ? k_ | {shift} : 0, b_, {chars} + l_.c}}}}; }}())")
 
@@ -190,7 +190,7 @@ class TextKeys:
         # (in line where called, as perft's count and a let's texts both call it: GCC
         # left it out of line once called twice; never one that may call itself,
         # _keyed_call)
-        sig = "static inline __attribute__((always_inline)) TK " + made + "(St& s" + "".join(
+        sig = "static inline MK_AI TK " + made + "(St& s" + "".join(
             f", {self.arg_type(t)} uA_{n}" for n, t in params) + ")"
         self.protos.append(sig + ";")
         sc = {n: (f"uA_{n}", t) for n, t in params}

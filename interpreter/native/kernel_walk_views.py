@@ -122,7 +122,7 @@ class WalkViews:
         cond = self.expr(e.comp.cond, inner, BOOL)
         ends = f"{w}.n = {n}; if ({n}) {{ {w}.f = {xs}[0]; {w}.l = {xs}[{n} - 1]; }} return {w}; }}())"
         walk = f"size_t {n} = 0; for (const {el}& {var} : {xs}) {{ ++{n}; if ({cond}) break; }} {self.charge(sc, n)}{ends}"
-        head = f"([&]() __attribute__((always_inline)) -> {self._ends_type(el)} {{ {self._ends_type(el)} {w}; "
+        head = f"([&]() MK_AI -> {self._ends_type(el)} {{ {self._ends_type(el)} {w}; "
         spans = self._ray_spans(cl.iter) if cl.iter.node == "Ray" else None
         if spans is not None:   # (a ray kept for good: its cells and their number read where kept)
             names = [self.fresh("a")] + [self.fresh("d") for _ in cl.iter.steps]
@@ -142,7 +142,7 @@ class WalkViews:
             # cell told by its number, read from its row, not by its end's address)
             step = f"const Id& {var} = *q_; {CELL_ID.format(var)}++{n}; if ({cond}) break; "
             on = self.fresh("on")
-            return (f"{head}{binds}auto {on} = [&](const Id* {xs}, size_t {xs}_n) __attribute__((always_inline)) {{ "
+            return (f"{head}{binds}auto {on} = [&](const Id* {xs}, size_t {xs}_n) MK_AI {{ "
                     f"size_t {n} = 0; do {{ const Id* q_ = {xs}; const Id* const e_ = {xs} + {xs}_n; "
                     f"if (!{xs}_n) break; {{ {step}}} for (++q_; q_ != e_; ++q_) {{ {step}}} }} while (0); "
                     f"{self.charge(sc, n)}{w}.n = {n}; if ({n}) {{ {w}.f = {xs}[0]; {last}}} }}; "
@@ -221,7 +221,7 @@ class WalkViews:
                 f"const List<Id> r_ = {fn}(a{args}); RaySpan& e_ = {fn}_spans[k_]; e_.n1 = (uint32_t)r_.size() + 1; "
                 f"if (r_.size() <= List<Id>::HANDLE) {{ std::copy(r_.begin(), r_.end(), e_.at); e_.d = e_.at; }} "
                 f"else e_.d = r_.begin(); return e_; }} "
-                f"static inline __attribute__((always_inline)) bool {fn}_span(Id a{params}, const Id*& d_, size_t& n_) {{ "
+                f"static inline MK_AI bool {fn}_span(Id a{params}, const Id*& d_, size_t& n_) {{ "
                 f"if (a < 0 || a >= {self.nz}) {{ d_ = nullptr; n_ = 0; return true; }} if (!({inside})) return false; "
                 f"size_t k_ = {index}; RaySpan r_ = {fn}_spans[k_]; "
                 f"if (!r_.n1) r_ = {fn}_span_new(a{args}, k_); d_ = r_.d; n_ = r_.n1 - 1; return true; }}")
@@ -274,7 +274,7 @@ class WalkViews:
                 f"{loops}{{ const List<Id> r_ = {fn}_(a{args}); if (r_.size() > {most}) bail(); "
                 f"Id* row_ = {fn}_rows + ({index}) * {w}; row_[0] = (Id)r_.size(); "
                 f"std::copy(r_.begin(), r_.end(), row_ + 1); }} }} }} "
-                f"static inline __attribute__((always_inline)) bool {fn}_span(Id a{params}, const Id*& d_, size_t& n_) {{ "
+                f"static inline MK_AI bool {fn}_span(Id a{params}, const Id*& d_, size_t& n_) {{ "
                 f"if (a < 0 || a >= {self.nz}) {{ d_ = nullptr; n_ = 0; return true; }} "
                 f"if (!({inside})) return false; if (!{fn}_kept[a]) bail(); "
                 f"const Id* row_ = {fn}_rows + ({index}) * {w}; d_ = row_ + 1; n_ = (size_t)(uint32_t)row_[0]; "
@@ -288,7 +288,7 @@ class WalkViews:
             fd = self.c.functions[name]
             params = [(p.name, self.param_type(p)) for p in fd.params]
             el = self.ct(self.typeref(fd.result).arg)
-            hint = "inline __attribute__((always_inline)) " if self.ray_walk(name) else "inline "
+            hint = "inline MK_AI " if self.ray_walk(name) else "inline "
             # (its walk's work added to the tally it is given, its caller's: kernel_tally.py)
             sig = f"static {hint}{self._ends_type(el)} {made}(St& s, I& {TALLY_NAME}" + "".join(
                 f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")"
@@ -310,7 +310,7 @@ class WalkViews:
             rt = self.typeref(fd.result)
             # (one that loops over nothing, closes's few tests, always put in line: left
             # to the C++ compiler's budget, a caller grown larger calls it instead)
-            hint = "inline __attribute__((always_inline)) " if not self.facts.loops(name, ray=True) else ""
+            hint = "inline MK_AI " if not self.facts.loops(name, ray=True) else ""
             sig = f"static {hint}{self.ct(rt)} {made}(St& s" + "".join(
                 f", {f'const {self._ends_type(self.ct(t.arg))}&' if i == k else self.arg_type(t)} {ident('A', n)}"
                 for i, (n, t) in enumerate(params)) + ")"

@@ -95,7 +95,7 @@ class BoardWalks:
         always put in line (a lambda the compiler left out of line took its captures
         through memory at each call)."""
         if text.startswith(LAMBDA):
-            return "([&]() __attribute__((always_inline)) -> " + text[len(LAMBDA):]
+            return "([&]() MK_AI -> " + text[len(LAMBDA):]
         return text
 
     def _Ray(self, e, sc):
@@ -178,7 +178,7 @@ class BoardWalks:
                 f"static inline List<Id> {fn}(Id a{params}) {{ if (a < 0 || a >= {self.nz} || !({inside})) "
                 f"return {fn}_new(a{args}); size_t k_ = {index}; "
                 f"if (!{fn}_known[k_]) return {fn}_new(a{args}); return {fn}_made[k_]; }} "
-                f"static inline __attribute__((always_inline)) const List<Id>& {fn}_ref(Id a{params}, List<Id>& spare_) {{ "
+                f"static inline MK_AI const List<Id>& {fn}_ref(Id a{params}, List<Id>& spare_) {{ "
                 f"if (a < 0 || a >= {self.nz} || !({inside})) return spare_ = {fn}_(a{args}); size_t k_ = {index}; "
                 f"if (!{fn}_known[k_]) {fn}_new(a{args}); return {fn}_made[k_]; }}")
 
@@ -297,7 +297,7 @@ class BoardWalks:
         cond = self.expr(comp.cond, inner, BOOL)
         walk = f"size_t {n} = 0; for (const {el}& {var} : {xs}) {{ ++{n}; if ({cond}) break; }} W({counters(sc)}, {n}); "
         # (in line, where the function that holds it keeps the state and arguments in registers)
-        head = f"([&]() __attribute__((always_inline)) -> {self.ct(t)} {{ "
+        head = f"([&]() MK_AI -> {self.ct(t)} {{ "
         pre = self.ray_prefixes(cl.iter, sc) if cl.iter.node == "Ray" else None
         if pre is not None:   # (a ray kept: its prefixes kept with it, one read, no list made)
             p, own = self.fresh("pre"), self.fresh("own")

@@ -59,7 +59,7 @@ struct ListView {
     const T* end() const { return d + n; }
 };
 template <class T>   // (at of a List: the same test, the same bail)
-__attribute__((always_inline)) static inline const T& at(const ListView<T>& l, I i) {
+MK_AI static inline const T& at(const ListView<T>& l, I i) {
     if (i < 0 || (size_t)i >= l.n) bail();
     return l.d[(size_t)i];
 }
@@ -69,14 +69,14 @@ __attribute__((always_inline)) static inline const T& at(const ListView<T>& l, I
 // same comprehension made lately (``seen``, one per place in the rules), if larger.
 // Capacity alone: the elements and their order are the same (chess's moves of a
 // decision, 2 a man, more in a middle game, grown at every decision).
-__attribute__((always_inline)) static inline size_t at_least_seen(size_t guess, size_t seen) {
+MK_AI static inline size_t at_least_seen(size_t guess, size_t seen) {
     return guess > seen ? guess : seen;
 }
 // the size just made, kept for the next times: the most made, fading by a sixteenth of
 // its excess at each list made smaller (the last size alone: the positions of a search
 // alternate, and one of more moves than the last grew; no more than ``most``: a vector
 // grows past it)
-__attribute__((always_inline)) static inline void keep_seen(size_t& seen, size_t made, size_t most) {
+MK_AI static inline void keep_seen(size_t& seen, size_t made, size_t most) {
     size_t x = made >= seen ? made : seen - (seen - made) / 16;
     seen = x < most ? x : most;
 }

@@ -40,6 +40,16 @@
 #define MK_SHARED_HERE 1
 #define MK_SHARED static  // (the kernel's own: left out where it calls none)
 #endif
+// MK_AI: a function (or a lambda the generated code calls at once) put in line at every
+// call. Only where the build optimises (__OPTIMIZE__: -Og, -O1 and up): at -O0 (the
+// tests' kernels, MEEPLE_KERNEL_CXXFLAGS) a call is a call, which compiles a fifth to a
+// third faster (every call put in line made the unit's code a third bigger) and plays
+// the same games.
+#ifdef __OPTIMIZE__
+#define MK_AI __attribute__((always_inline))
+#else
+#define MK_AI
+#endif
 
 namespace mk {
 
@@ -560,7 +570,7 @@ struct List {
     // no element and not none
     bool bare() const { return !h.k && !h.p; }
     template <class A>
-    __attribute__((always_inline)) explicit List(std::vector<T, A>&& v) {
+    MK_AI explicit List(std::vector<T, A>&& v) {
         size_t k = v.size();
         if (k == 0) return;
         if constexpr (HANDLE > 0) {
@@ -621,7 +631,7 @@ struct List {
     }
     // (inlined where a list goes out of scope: the buffer's release, the rare part, is a
     // call of its own)
-    __attribute__((always_inline)) void drop() {
+    MK_AI void drop() {
         if (has_rep() && --h.p->rc == 0) release(h.p);
         clear();
     }
@@ -959,7 +969,7 @@ static inline int cmp(const Str& a, const Str& b) {
 // (written where it is used: the options of a decision that are lists, a move of two
 // cells, are checked in order at every decision, a call each was a tenth of the time)
 template <class T>
-__attribute__((always_inline)) static inline int cmp(const List<T>& a, const List<T>& b) {
+MK_AI static inline int cmp(const List<T>& a, const List<T>& b) {
     size_t n = a.size(), m = b.size();
     if (n != m) return n < m ? -1 : 1;
     if (n == 0) return (int)b.is_none() - (int)a.is_none();   // (none first)
@@ -1257,7 +1267,7 @@ static inline I chars(const Str& s) {
 
 // ------------------------------------------------------------------ list helpers
 template <class T>   // (always inlined: a call cost more than its two tests)
-__attribute__((always_inline)) static inline const T& at(const List<T>& l, I i) {  // helpers._index
+MK_AI static inline const T& at(const List<T>& l, I i) {  // helpers._index
     if (i < 0 || (size_t)i >= l.size()) bail();
     return l[(size_t)i];
 }

@@ -34,12 +34,12 @@ struct TKJoin {
     uint64_t k = 0;
     size_t b = 0;
     I c = 0, work = 0;
-    __attribute__((always_inline)) void add(const TK& p) {
+    MK_AI void add(const TK& p) {
         if (p.b == TK_NONE) bail();
         put(p);
     }
-    __attribute__((always_inline)) void add(const TKs& p) { put(p); }
-    __attribute__((always_inline)) void put(const TK& p) {
+    MK_AI void add(const TKs& p) { put(p); }
+    MK_AI void put(const TK& p) {
         k |= b < 8 ? p.k >> (8 * b) : 0;
         b += p.b;
         c += p.c;
