@@ -1,7 +1,9 @@
 """Loading and compiling every bundled ruleset, and the first screen of `meeple play`,
 from a cold process: with an empty disk cache (cold), with the cache filled by the run
-before (warm), with only the grammar's tables cached (edited: as after editing the
-ruleset) and with the cache off (MEEPLE_NO_CACHE=1: the cold compile of issue 13, parse,
+before (warm), with the grammar's tables and the files parsed cached (edited: as loading
+another locale or variant, or after editing a small file of the ruleset), with only the
+grammar's tables cached (unparsed: as edited before the files were kept parsed) and with
+the cache off (MEEPLE_NO_CACHE=1: the cold compile of issue 13, parse,
 overlays, check and compile for every player count). "load" is the CPU time of
 `meeple.load(NAME)` and starting a game, imports excluded, measured inside a fresh
 process; "first screen" is the CPU time (user + system) of a whole
@@ -10,7 +12,7 @@ of its input. Best of --runs; a markdown table for docs/performance.md. --overla
 row for each variant (alone) and each locale of every ruleset.
 
     python benchmarks/bench_load.py [--runs 3] [--checkout PATH] [--only NAME ...]
-                                    [--modes cold warm edited off] [--overlays]
+                                    [--modes cold warm edited unparsed off] [--overlays]
 
 --checkout runs another tree of the code (e.g. an older commit exported with
 `git archive <commit> | tar -x -C /tmp/old`) for comparison. The code's .pyc files are
@@ -65,6 +67,15 @@ def environment(code: Path, cache: Path, off: bool) -> dict:
     return env
 
 
+def forget(cache: Path, mode: str) -> None:
+    """Edited: the compiled rulesets left out of the cache (the grammar and the files
+    parsed kept); unparsed: the files parsed too (the grammar alone kept)."""
+    kinds = {"edited": ("ruleset-*",), "unparsed": ("ruleset-*", "parsed-*")}.get(mode, ())
+    for kind in kinds:
+        for entry in cache.glob(kind):
+            entry.unlink()
+
+
 def measure(code: Path, row: tuple, mode: str, runs: int) -> dict:
     """Best of ``runs``: the load alone (``meeple.load`` and a new game) and the whole
     ``meeple play NAME`` process up to its first screen (it ends at the end of input).
@@ -78,11 +89,9 @@ def measure(code: Path, row: tuple, mode: str, runs: int) -> dict:
         cache = Path(tempfile.mkdtemp(prefix="meeple-bench-cache-"))
         try:
             env = environment(code, cache, mode == "off")
-            if mode in ("warm", "edited"):      # fill the cache first
+            if mode in ("warm", "edited", "unparsed"):      # fill the cache first
                 child_cpu([sys.executable, "-c", LOAD, *load_args], env)
-            if mode == "edited":    # as after editing the ruleset: only the grammar is cached
-                for entry in cache.glob("ruleset-*"):
-                    entry.unlink()
+            forget(cache, mode)
             _, out = child_cpu([sys.executable, "-c", LOAD, *load_args], env)
             try:
                 best["load"] = min(best["load"], json.loads(out)["load"])
@@ -91,9 +100,7 @@ def measure(code: Path, row: tuple, mode: str, runs: int) -> dict:
             if mode == "cold":
                 shutil.rmtree(cache)
                 cache.mkdir(mode=0o700)
-            if mode == "edited":
-                for entry in cache.glob("ruleset-*"):
-                    entry.unlink()
+            forget(cache, mode)
             with open(os.devnull) as nothing:
                 cpu, _ = child_cpu([sys.executable, "-m", "meeple", "play", *play_args], env, stdin=nothing)
             best["play"] = min(best["play"], cpu)
@@ -132,7 +139,7 @@ def main() -> None:
     ap.add_argument("--checkout", type=Path, default=ROOT)
     ap.add_argument("--only", nargs="*")
     ap.add_argument("--modes", nargs="*", default=["cold", "warm", "off"],
-                    help="cold, warm, edited, off (a checkout without the cache needs only off)")
+                    help="cold, warm, edited, unparsed, off (a checkout without the cache needs only off)")
     ap.add_argument("--overlays", action="store_true",
                     help="also each variant alone and each locale of every ruleset")
     args = ap.parse_args()

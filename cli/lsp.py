@@ -154,7 +154,8 @@ class Workspace:
                 except (OSError, ValueError) as e:
                     src.diagnostics.append(Diagnostic("load/io", ir.Span(file=key), str(e)))
                     continue
-            dsl_load.add_text(src, key, text, self.budgets)
+            # (a text open in the editor changes at every key: not kept in the disk cache)
+            dsl_load.add_text(src, key, text, self.budgets, keep=key not in self.open)
         found: dict[str, list[Diagnostic]] = {str(f): [] for f in files}
         seen: set = set()
 

@@ -122,8 +122,10 @@ def _exists(p: Path) -> bool:
         return False
 
 
-def read_sources(path: str | Path, budgets: budget.Budgets | None = None) -> SourceSet:
-    """Parses a ruleset file, or a folder with its variants and locales."""
+def read_sources(path: str | Path, budgets: budget.Budgets | None = None, cache: bool = True) -> SourceSet:
+    """Parses a ruleset file, or a folder with its variants and locales (each file read
+    back from the disk cache where it was kept parsed, unless ``cache=False``:
+    ``parsed_file``)."""
     budgets = budget.check(budgets)
     path = Path(path)
     out = SourceSet()
@@ -131,7 +133,7 @@ def read_sources(path: str | Path, budgets: budget.Budgets | None = None) -> Sou
     if not files:
         out.diagnostics.append(errors.io_error(str(path), f"no {SUFFIX} files in this folder"))
     for f in files:
-        _read_one(f, out, budgets)
+        _read_one(f, out, budgets, cache)
     if out.base is None and not out.diagnostics:
         out.diagnostics.append(errors.io_error(str(path), "no file with a 'ruleset NAME' header"))
     return out
@@ -151,29 +153,30 @@ def read_text(f: Path | str, limit: int) -> str:
         raise ValueError(f"not UTF-8 text: a bad byte on line {line}") from None
 
 
-def _read_one(f: Path, out: SourceSet, budgets: budget.Budgets = budget.DEFAULT) -> None:
+def _read_one(f: Path, out: SourceSet, budgets: budget.Budgets = budget.DEFAULT, cache: bool = True) -> None:
     try:
         text = read_text(f, budgets.file_size)
     except ValueError as e:
         out.diagnostics.append(errors.io_error(str(f), str(e)))
         return
-    add_text(out, str(f), text, budgets)
+    add_text(out, str(f), text, budgets, cache=cache)
 
 
 def add_text(out: SourceSet, name: str, text: str, budgets: budget.Budgets | None = None,
-             parsed: ir.File | None = None) -> None:
+             parsed: ir.File | None = None, cache: bool = True, keep: bool = True) -> None:
     """Adds one file's text (already read) to a source set: parses it (unless ``parsed``
-    is given) and files it as the base, a variant or a locale."""
+    is given) and files it as the base, a variant or a locale. The file is read back
+    from the disk cache where it was kept parsed, and kept there once parsed
+    (``parsed_file``): not with ``cache=False``; ``keep=False``: read back, not kept (a
+    text being edited)."""
     budgets = budget.check(budgets)
     if len(text) > budgets.file_size:
         out.diagnostics.append(errors.io_error(name, f"the text has more than {budgets.file_size:,} "
                                                      f"characters; {budget.hint('file_size')}"))
         return
-    f = name
     out.sources[name] = text
-    from .parse import parse  # here: a ruleset from the disk cache never needs the parser
     try:
-        parsed = parsed if parsed is not None else parse(text, str(f), budgets)
+        parsed = parsed if parsed is not None else parsed_file(text, name, budgets, cache, keep)
     except errors.MeepleError as e:
         out.diagnostics.extend(e.diagnostics)
         return
@@ -188,6 +191,36 @@ def add_text(out: SourceSet, name: str, text: str, budgets: budget.Budgets | Non
         out.variants[parsed.name] = parsed
     else:
         out.locales[parsed.name] = parsed
+
+
+PARSED = "parsed"   # the disk cache's kind for a file parsed (parsed_file)
+
+
+def parsed_file(text: str, name: str, budgets: budget.Budgets, cache: bool = True,
+                keep: bool = True) -> ir.File:
+    """The file ``name`` whose text is ``text`` parsed (``dsl.parse.parse``; its
+    MeepleError where it has a syntax error), from the disk cache where it was kept:
+    a ruleset loaded again with another locale, variant or budget, or with one of its
+    files changed, parses only the files that changed (a tenth of the time: cherokee's
+    base 21 ms to parse, 2.4 ms to read back). Kept under its name (the places in it
+    name the file), its text, the budgets and Meeple's code (``code_fingerprint``).
+    ``cache=False`` (or the cache off: ``MEEPLE_NO_CACHE``, ``--no-cache``): parsed
+    afresh, nothing kept; ``keep=False``: read from the cache but not written (a text
+    being edited, which would fill it). A file with an error is never kept."""
+    from . import diskcache
+    on = cache and diskcache.enabled()
+    try:
+        k = diskcache.key(PARSED, diskcache.code_fingerprint(), name, text, repr(budgets)) if on else ""
+    except UnicodeEncodeError:   # (a lone surrogate: the parser says where it is)
+        on, k = False, ""
+    hit = diskcache.get(PARSED, k) if on else None
+    if isinstance(hit, ir.File):
+        return hit
+    from .parse import parse  # here: a file read back from the disk cache needs no parser
+    made = parse(text, name, budgets)
+    if on and keep:
+        diskcache.put(PARSED, k, made)
+    return made
 
 
 def merge(src: SourceSet, variants: list[str] = (), locale: str | None = None,

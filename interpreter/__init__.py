@@ -74,7 +74,8 @@ def load(ruleset, variants=(), locale: str | None = None, budgets: Budgets | Non
     always a path). Raises MeepleError with every diagnostic when it has problems.
     ``budgets`` raises (or lowers) the limits on loading and running it (see
     ``Budgets``). A ruleset that loads without problems is kept in the disk cache
-    (see docs/cli.md) unless ``cache=False`` or the cache is off. ``native=True``: its
+    (see docs/cli.md), and each of its files parsed, unless ``cache=False`` (nothing
+    read from the cache nor written) or the cache is off. ``native=True``: its
     games run on native code where it can be built (``Ruleset.use_native``)."""
     out = _load(ruleset, variants, locale, budgets, cache)
     if native:
@@ -91,7 +92,7 @@ def _load(ruleset, variants, locale, budgets, cache) -> Ruleset:
     path = ruleset if isinstance(ruleset, Path) else resolve_path(ruleset)
     raw = _cache.read(path, budgets) if cache and _diskcache.enabled() else None
     if raw is None:
-        return compile_sources(read_sources(path, budgets), variants, locale, budgets)
+        return compile_sources(read_sources(path, budgets, cache), variants, locale, budgets)
     key = _cache.entry_key(raw, variants, locale, budgets)
     hit = _diskcache.get(_cache.KIND, key)
     if isinstance(hit, tuple) and len(hit) == 3:

@@ -49,7 +49,7 @@ def play_out(ruleset, players: int, seed: int, moves: int) -> list:
         played.append(move.notation)
         game.apply(move)
     seen.append(game.state)
-    rec = record.Record(ruleset.name, players, seed, [], None, played)
+    rec = record.Record(ruleset.name, players, seed, list(ruleset.variants), ruleset.locale, played)
     seen.append(record.digest(record.replay(ruleset, rec)))
     return seen
 
@@ -406,3 +406,100 @@ def test_the_keys_sha256_is_hashlibs():
     h.update(b"mee")
     h.update(b"ple")
     assert h.digest() == hashlib.sha256(b"meeple").digest()
+
+
+# ---------------------------------------------------------------- files kept parsed
+# (dsl/load.py, parsed_file: each file of a ruleset kept parsed under its name and text)
+
+def parsed_entries(folder: Path) -> list[Path]:
+    return sorted(folder.glob("parsed-*.cache"))
+
+
+def counting_parses(monkeypatch) -> list[str]:
+    """The names of the files the parser is asked for from now on (it still parses)."""
+    asked: list[str] = []
+    real = dsl_parse.parse
+
+    def parse(text, file="<string>", budgets=None):
+        asked.append(Path(file).name)
+        return real(text, file, budgets)
+    monkeypatch.setattr(dsl_parse, "parse", parse)
+    return asked
+
+
+def test_a_locale_or_variant_not_loaded_before_parses_no_file_again(cache_dir, monkeypatch):
+    interpreter.load("cherokee")
+    files = len(dsl_load_files("cherokee"))
+    assert files >= 7 and len(parsed_entries(cache_dir)) == files
+    asked = counting_parses(monkeypatch)
+    german = interpreter.load("cherokee", locale="de")   # (entries of their own: compiled)
+    assert interpreter.load("cherokee", ["open_clans"], "de").variants == ["open_clans"]
+    assert asked == [] and len(ruleset_entries(cache_dir)) == 3
+    monkeypatch.undo()
+    fresh = interpreter.load("cherokee", locale="de", cache=False)
+    assert german.locale == fresh.locale == "de"
+    for seed in (1, 2):
+        assert play_out(german, 4, seed, 25) == play_out(fresh, 4, seed, 25)
+
+
+def dsl_load_files(name: str) -> list[Path]:
+    from meeple.dsl.load import source_files
+    return source_files(resolve_path(name))
+
+
+def test_an_edited_file_alone_is_parsed_again(cache_dir, tmp_path, monkeypatch):
+    game = tmp_path / "cherokee"
+    shutil.copytree(resolve_path("cherokee"), game)
+    interpreter.load(game, locale="de")
+    locale = game / "locales" / "de.meeple"
+    text = locale.read_text(encoding="utf-8")
+    edited = text.replace('title "Cherokee"', 'title "Cherokee (bearbeitet)"')
+    assert edited != text
+    locale.write_text(edited, encoding="utf-8")
+    asked = counting_parses(monkeypatch)
+    assert interpreter.load(game, locale="de").title == "Cherokee (bearbeitet)"
+    assert asked == ["de.meeple"]
+
+
+def test_a_fresh_load_parses_every_file_and_keeps_none(cache_dir, monkeypatch):
+    interpreter.load("kalah")
+    kept = parsed_entries(cache_dir)
+    asked = counting_parses(monkeypatch)
+    interpreter.load("kalah", cache=False)
+    assert sorted(asked) == sorted(f.name for f in dsl_load_files("kalah"))
+    asked.clear()
+    interpreter.use_cache(False)
+    interpreter.load("kalah", locale=None, variants=())
+    interpreter.use_cache(True)
+    assert sorted(asked) == sorted(f.name for f in dsl_load_files("kalah"))
+    assert parsed_entries(cache_dir) == kept
+
+
+def test_a_file_with_a_syntax_error_is_never_kept_and_says_it_each_time(cache_dir, tmp_path):
+    bad = tmp_path / "bad.meeple"
+    bad.write_text('ruleset bad\ntitle "Bad"\nplayers 2..2\nturn {{ }\n', encoding="utf-8")
+    said = []
+    for _ in range(2):
+        with pytest.raises(interpreter.MeepleError) as e:
+            interpreter.load(bad)
+        said.append(e.value.render())
+    assert said[0] == said[1] and "bad.meeple:4" in said[0]
+    assert not parsed_entries(cache_dir)
+
+
+def test_a_file_kept_parsed_is_the_file_parsed(cache_dir, monkeypatch):
+    from meeple.dsl.budgets import Budgets
+    from meeple.dsl.load import parsed_file
+    [base] = [f for f in dsl_load_files("chess") if f.parent == resolve_path("chess")]
+    text = base.read_text(encoding="utf-8")
+    fresh = dsl_parse.parse(text, str(base))
+    assert parsed_file(text, str(base), Budgets()) == fresh      # (parsed, then kept)
+    assert len(parsed_entries(cache_dir)) == 1
+    asked = counting_parses(monkeypatch)
+    again = parsed_file(text, str(base), Budgets())              # (read back)
+    assert again == fresh and again is not fresh and asked == []
+    # another name, other budgets or another text: not that entry
+    parsed_file(text, str(base) + ".copy", Budgets())
+    parsed_file(text, str(base), Budgets(nesting=90))
+    parsed_file(text + "\n", str(base), Budgets())
+    assert len(parsed_entries(cache_dir)) == 4 and len(asked) == 3

@@ -47,8 +47,8 @@ class Client:
     """A minimal language client: requests with ids, notifications, and a queue of what
     the server sends."""
 
-    def __init__(self):
-        env = dict(os.environ, PYTHONPATH=str(ROOT))
+    def __init__(self, **environ: str):
+        env = dict(os.environ, PYTHONPATH=str(ROOT), **environ)
         self.proc = subprocess.Popen([sys.executable, "-m", "meeple", "lsp"], cwd=ROOT, env=env,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE)
@@ -433,3 +433,28 @@ def test_go_to_definition_of_a_supply(client, tmp_path):
     decl = next(i for i, s in enumerate(lines) if s.startswith("supply arrows"))
     assert locs == [{"uri": uri(f), "range": {"start": {"line": decl, "character": 7},
                                               "end": {"line": decl, "character": 13}}}]
+
+
+def test_a_text_being_edited_is_not_kept_parsed_and_a_file_beside_it_is(tmp_path):
+    # (dsl/load.py, parsed_file: the files of a ruleset are kept parsed in the disk
+    # cache; the text of an open document changes at every key and would fill it)
+    cache = tmp_path / "cache"
+    folder = tmp_path / "lsp_game"
+    (folder / "locales").mkdir(parents=True)
+    f = folder / "lsp_game.meeple"
+    f.write_text(GAME, encoding="utf-8")
+    (folder / "locales" / "xx.meeple").write_text('locale xx\nlanguage "Xx"\n', encoding="utf-8")
+    c = Client(MEEPLE_CACHE_DIR=str(cache))
+    try:
+        c.request("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
+        c.notify("initialized", {})
+        open_doc(c, f, GAME)
+        assert c.diagnostics(uri(f)) == []
+        for version, text in ((2, GAME.replace("move c to pile", "move c to pyle")), (3, GAME)):
+            c.notify("textDocument/didChange", {
+                "textDocument": {"uri": uri(f), "version": version}, "contentChanges": [{"text": text}]})
+            c.diagnostics(uri(f))
+    finally:
+        c.close()
+    kept = [e.read_bytes() for e in cache.glob("parsed-*.cache")]
+    assert len(kept) == 1 and b"xx.meeple" in kept[0] and b"lsp_game.meeple" not in kept[0]
