@@ -114,7 +114,10 @@ def test_ci_lowest_tests_every_dependency_s_floor_with_test_files_that_exist():
     assert set(floors) == declared, sorted(set(floors) ^ declared)
     for files in floors.values():
         for name in files:
-            assert re.fullmatch(r"tests/test_\w+\.py", name) and (ROOT / name).is_file(), name
+            path, _, test = name.partition("::")
+            assert re.fullmatch(r"tests/test_\w+\.py", path) and (ROOT / path).is_file(), name
+            assert not test or re.search(rf"^def {re.escape(test)}\(", (ROOT / path).read_text(
+                encoding="utf-8"), re.M), name
     run = [ln for ln in script.splitlines() if ln.lstrip().startswith('"${files[@]}"')]
     assert len(run) == 1 and '"$@"' in run[0], run
 
