@@ -90,16 +90,20 @@ def test_editing_a_source_file_invalidates_the_entry(cache_dir, tmp_path):
     assert len(ruleset_entries(cache_dir)) == 2
 
 
-def test_a_ruleset_with_problems_is_never_cached_and_says_them_each_time(cache_dir, tmp_path):
+@pytest.mark.parametrize("turn, said", [("turn { x = 1 }", "bad.meeple:4"),   # (a check error)
+                                         ("turn {{ }", "bad.meeple:4")])     # (a syntax error)
+def test_a_ruleset_with_problems_is_never_cached_and_says_them_each_time(turn, said, cache_dir, tmp_path):
+    # (a file with a syntax error is not kept parsed either: dsl/load.py, parsed_file)
     bad = tmp_path / "bad.meeple"
-    bad.write_text('ruleset bad\ntitle "Bad"\nplayers 2..2\nturn { x = 1 }\n', encoding="utf-8")
+    bad.write_text(f'ruleset bad\ntitle "Bad"\nplayers 2..2\n{turn}\n', encoding="utf-8")
     messages = []
     for _ in range(2):
         with pytest.raises(interpreter.MeepleError) as e:
             interpreter.load(bad)
         messages.append(e.value.render())
-    assert messages[0] == messages[1]
+    assert messages[0] == messages[1] and said in messages[0]
     assert not ruleset_entries(cache_dir)
+    assert not parsed_entries(cache_dir) or "{{" not in turn
 
 
 @pytest.mark.parametrize("damage", ["truncated", "flipped", "foreign", "empty", "not a pickle"])
@@ -473,18 +477,6 @@ def test_a_fresh_load_parses_every_file_and_keeps_none(cache_dir, monkeypatch):
     interpreter.use_cache(True)
     assert sorted(asked) == sorted(f.name for f in dsl_load_files("kalah"))
     assert parsed_entries(cache_dir) == kept
-
-
-def test_a_file_with_a_syntax_error_is_never_kept_and_says_it_each_time(cache_dir, tmp_path):
-    bad = tmp_path / "bad.meeple"
-    bad.write_text('ruleset bad\ntitle "Bad"\nplayers 2..2\nturn {{ }\n', encoding="utf-8")
-    said = []
-    for _ in range(2):
-        with pytest.raises(interpreter.MeepleError) as e:
-            interpreter.load(bad)
-        said.append(e.value.render())
-    assert said[0] == said[1] and "bad.meeple:4" in said[0]
-    assert not parsed_entries(cache_dir)
 
 
 def test_a_file_kept_parsed_is_the_file_parsed(cache_dir, monkeypatch):
