@@ -111,7 +111,20 @@ def test_a_bad_entry_is_ignored_and_rebuilt(damage, cache_dir, monkeypatch):
     fresh = interpreter.load("kalah", cache=False)
     interpreter.load("kalah")
     [entry] = ruleset_entries(cache_dir)
-    data = entry.read_bytes()
+    for kept in parsed_entries(cache_dir):   # (the files kept parsed: damaged alike)
+        kept.write_bytes(damaged(kept.read_bytes(), damage))
+    data = damaged(entry.read_bytes(), damage)
+    entry.write_bytes(data)
+    again = interpreter.load("kalah")          # no traceback: loaded afresh
+    assert play_out(again, 2, 5, 20) == play_out(fresh, 2, 5, 20)
+    assert entry.read_bytes() != data          # and the entry was written again
+    monkeypatch.setattr(dsl_parse, "parse", lambda *a, **k: pytest.fail("parsed: not from the cache"))
+    interpreter.load("kalah")
+    # (and the files parsed were kept again: a locale not loaded before parses nothing)
+    assert interpreter.load("kalah", locale="de").locale == "de"
+
+
+def damaged(data: bytes, damage: str) -> bytes:
     head = data.index(b"\n", len(diskcache.MAGIC)) + 1
     if damage == "truncated":
         data = data[:len(data) // 2]
@@ -125,12 +138,7 @@ def test_a_bad_entry_is_ignored_and_rebuilt(damage, cache_dir, monkeypatch):
         payload = b"garbage"
         import hashlib
         data = data[:head] + hashlib.sha256(payload).digest() + payload
-    entry.write_bytes(data)
-    again = interpreter.load("kalah")          # no traceback: loaded afresh
-    assert play_out(again, 2, 5, 20) == play_out(fresh, 2, 5, 20)
-    assert entry.read_bytes() != data          # and the entry was written again
-    monkeypatch.setattr(dsl_parse, "parse", lambda *a, **k: pytest.fail("parsed: not from the cache"))
-    interpreter.load("kalah")
+    return data
 
 
 def test_a_bad_grammar_entry_is_rebuilt(cache_dir):
