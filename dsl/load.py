@@ -201,9 +201,9 @@ def parsed_file(text: str, name: str, budgets: budget.Budgets, cache: bool = Tru
     """The file ``name`` whose text is ``text`` parsed (``dsl.parse.parse``; its
     MeepleError where it has a syntax error), from the disk cache where it was kept:
     a ruleset loaded again with another locale, variant or budget, or with one of its
-    files changed, parses only the files that changed (a tenth of the time: cherokee's
-    base 21 ms to parse, 2.4 ms to read back). Kept under its name (the places in it
-    name the file), its text, the budgets and Meeple's code (``code_fingerprint``).
+    files changed, parses only the files that changed (reading one back takes about a
+    tenth of parsing it: docs/performance.md, "Loading and compiling"). Kept under its
+    name (the places in it name the file), its text, the budgets and Meeple's code (``code_fingerprint``).
     ``cache=False`` (or the cache off: ``MEEPLE_NO_CACHE``, ``--no-cache``): parsed
     afresh, nothing kept; ``keep=False``: read from the cache but not written (a text
     being edited, which would fill it). A file with an error is never kept."""

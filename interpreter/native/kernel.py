@@ -382,7 +382,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         if reserve is not None:
             # (one loop: its size bounds the vector's; more: a first guess, which spares
             # the vector's growing from one element, twice its size where a later loop
-            # walks more than one written out: breakthrough's steps, two a piece)
+            # walks more than one written out: a piece's steps listed, two a piece)
             # (kernel_ordered.py: the later loops' sizes, where known, multiplied)
             work += f"{reserve}.{'resize' if compact else 'reserve'}({reserve_size(self, comp, xs)}); "
             if compact:   # (written through a pointer of its own, held in a register)

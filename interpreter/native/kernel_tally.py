@@ -12,12 +12,12 @@ element is no loop: kernel_unroll.py), it is compiled with a tally, a local inte
 with one ``W`` when the body's value is made (``tallied``). Inside a loop the counts go
 to the state as before, so the work waiting in a tally is bounded by the body's text and
 the lists it walks once (no loop runs longer for want of a test); but for a loop over a
-range of at most ``FEW_TURNS`` turns known (``1..3``, tic-tac-toe's rows; with those of
+range of at most ``FEW_TURNS`` turns known (``1..3``, the rows of a 3 × 3 board; with those of
 the tallied ranges around it, multiplied, at most ``FEW_TURNS`` too) that takes
 every turn (a count, a sum, a list; not a ``first`` or an ``any``, which may stop at
 the first turn, where a tally would cost more than it spares) and whose body counts
-work: its body's counts are tallied too, a few times the text's (tic-tac-toe's
-``full_row`` counted four times a call, now once).
+work: its body's counts are tallied too, a few times the text's (a function that counts
+the cells of each of three rows charges once a call, not four times).
 
 The same work is counted, all of it before the function returns: only where the budget
 is found spent moves, within the evaluation of one function, which changes nothing (the
