@@ -63,8 +63,8 @@ def command(
     no_color: bool = no_color_option(),
 ) -> None:
     """Count the move paths of N decisions from the start of a game (or from a saved
-    --position, or after --after moves): compare with published counts (chess perft) to
-    check a ruleset's moves. A path on which the game ends earlier is not counted."""
+    --position, or after --after moves): compare with a game's published perft counts
+    to check a ruleset's moves. A path on which the game ends earlier is not counted."""
     from rich.text import Text
 
     from .. import interpreter

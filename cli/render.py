@@ -402,7 +402,7 @@ _EDGE_NAME = re.compile(r"([A-Za-z]+)([0-9]+)")
 def _edge_labels(cells) -> tuple[dict, dict] | None:
     """When every cell's name is letters then a number (``D4``, ``e2``), the letters the
     same down each drawn column and the number the same along each drawn row (the usual
-    coordinates of a chess or Go board): the column labels (by start column) and the row
+    coordinates of a square grid): the column labels (by start column) and the row
     labels (by row). Otherwise None."""
     cols: dict[int, str] = {}
     rows: dict[int, str] = {}

@@ -1,5 +1,5 @@
 """What a player types at the move prompt, read (a part of ``play.PlaySession``): a move's
-notation, the verb's word, an alias (chess's e4), a unique prefix, or a command; and
+notation, the verb's word, an alias (e4 for e2-e4), a unique prefix, or a command; and
 why a text is not a move."""
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ class TypedMoves:
 
     def words(self) -> list[str]:
         """What the line editor completes: the legal moves as they may be typed (with and
-        without the verb, and each move's first alias: chess's Nf3), then the commands."""
+        without the verb, and each move's first alias, such as Nf3), then the commands."""
         from ..interpreter import RuleError
         from ..interpreter.play import display
         verb = getattr(self.game.decision, "verb", None) or ""
@@ -57,7 +57,7 @@ class TypedMoves:
 
     def aliased(self, want: str, moves: list) -> list:
         """The moves one of whose aliases (the ruleset's other ways to type them, like
-        chess's e4 for e2-e4) is ``want`` (folded), with or without the verb."""
+        a short e4 for e2-e4) is ``want`` (folded), with or without the verb."""
         from ..interpreter import RuleError
         verb = (getattr(self.game.decision, "verb", None) or "").casefold()
         bare = want[len(verb) + 1:] if verb and want.startswith(verb + " ") else want

@@ -117,7 +117,7 @@ def _sides(generator: str, a: dict, b: dict) -> bool:
 
 def edge_coords(generator: str) -> tuple[str, ...]:
     """The coordinates of the edges of a board made by ``generator``: its own, but for a
-    hex's ring."""
+    hex board's ring."""
     return tuple(k for k in GENERATORS[generator].coords if k != "ring")
 
 

@@ -27,7 +27,7 @@ class Seen:
 def _on_cell(prog, content, seen: Seen) -> str:
     """What a seat sees on a cell (its view's content) when it is one item it may see
     and the only one of its label (a card lying there): its name; else nothing (the
-    board shows the stones and checkers, which their labels do not tell apart)."""
+    board shows the pieces, which their labels do not tell apart)."""
     if not isinstance(content, list) or len(content) != 1:
         return ""
     item = content[0]

@@ -1,7 +1,7 @@
 """Counting move paths ("perft"): how many sequences of exactly ``depth`` decisions lead on
 from a position. A path on which the game ends before ``depth`` decisions is not counted
-(as in chess perft, where a mate has no moves). Published counts (chess: 20, 400,
-8,902...) check a ruleset's move generation.
+(as in the usual perft, where a position that ends the game has no moves). Published
+counts (a game's perft at depths 1, 2, 3...) check a ruleset's move generation.
 
 In a simultaneous decision each seat's choice is one decision: the paths take the seats
 still to choose in the order they are asked (``legal_moves()`` is the first one's), so

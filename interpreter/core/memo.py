@@ -85,7 +85,7 @@ class Memo:
     @cached_property
     def called_in_loops(self) -> set[str]:
         """The rule functions called inside a loop of an expression somewhere (each
-        element's ``legal(c, s)`` in othello's ``places(s)``)."""
+        element's ``legal(c, s)`` in a comprehension such as ``places(s)``)."""
         fs = self.c.functions
         return {call.func for root in roots(self.c) for call in ir.walk(root)
                 if call.node == "Call" and call.func in fs and self.loops_around(call)}

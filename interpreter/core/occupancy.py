@@ -44,7 +44,7 @@ class Occupancy:
         condition ``cond``: the board where the condition is false on every empty cell, its
         evaluation there counting nothing and failing nowhere (see the module); else
         None. ``occupied`` false: where it is so on every occupied cell (``empty(c) and
-        ...``, go's ``legal(c, k)``: only empty cells pass)."""
+        ...``, a placing rule's ``legal(c, k)``: only empty cells pass)."""
         table = self.table_list(cl.iter)
         if cond is None or table is None or table[0] != "cells":
             return None
@@ -63,7 +63,7 @@ class Occupancy:
         """For a comprehension of one loop over ``cells(board)`` with no condition, whose
         element, evaluated first thing on an empty cell, is a literal having evaluated
         nothing that counts or fails (``if empty(c) then 0 else ...``, or a call of a
-        rule function so for the parameter given the cell: chess's ``code(c)``): the board
+        rule function so for the parameter given the cell: a position's ``code(c)``): the board
         and that literal; else None. An engine may then write the literal for every cell
         and evaluate the element on the occupied cells alone, in the cells' order: the
         same list, work and calls (the board's cells counted as before)."""

@@ -90,7 +90,7 @@ from .kernel_unroll import KnownLoops
 from .kernel_walk_views import WalkViews
 from .kernel_walks import CELL_ID, BoardWalks
 
-MAX_SOURCE = 8_000_000  # characters of C++ a kernel may have (chess: 140,000)
+MAX_SOURCE = 8_000_000  # characters of C++ a kernel may have (a bundled game's: under 400,000)
 
 
 class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists, KnownLoops, WorkTallies,
@@ -682,9 +682,9 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         fd = self.c.functions[name]
         rt = self.typeref(fd.result)
         params = [(p.name, self.param_type(p)) for p in fd.params]
-        # (a function without a loop, called at every turn of the rules' loops, such as
-        # chess's is(c, me, r): inline, which lets the compiler put it in line where it
-        # would have called it)
+        # (a function without a loop, called at every turn of the rules' loops, such as a
+        # test of a cell's piece ``is(c, me, r)``: inline, which lets the compiler put it in
+        # line where it would have called it)
         # (kernel_rows.py; where it is called in a loop, its any over a short list known too)
         loops = self.facts.loops(name, ray=True)
         short = short_loops(fd.body, self.written_out if name in self.facts.called_in_loops else None)

@@ -4,8 +4,8 @@ first).
 
 ``any(COND for n in REL(c))`` or ``all(...)``, where REL is a relation of two cells and
 COND tests ``n``'s zone alone and cannot fail (``empty(n)``, ``occupied(n)``, joined
-with ``not``, ``and``, ``or``: go's "a neighbour of c is empty", asked of every empty
-point at every decision), changes only where a move changes a zone related to ``c``.
+with ``not``, ``and``, ``or``: a placing rule's "a neighbour of c is empty", asked of every
+empty cell at every decision), changes only where a move changes a zone related to ``c``.
 The kernel keeps, for each cell ``c``, how many of ``REL(c)`` pass COND (``cnt``) and,
 for each zone, whether it passes (``bit``): ``any`` is then ``cnt[c] != 0``, ``all``
 ``cnt[c] == size(REL(c))``, one read where the loop walked two to four neighbours with
@@ -27,9 +27,9 @@ counts none, calls nothing and reads nothing but its zone's items: the budgets r
 where they do in Python, and the value is the loop's. A read in C++ whose reads are
 noted for another keep (kernel_reads.py) is printed as the loop, as before; so is one
 printed where the zones carry no stamps, or none yet (``Gen.stamped``, kernel_lasting.py:
-go's whole-board position, made in its setup, stamps them first): the stamps and their
+a whole-board position, made in a game's setup, stamps them first): the stamps and their
 lineage are the counts' only cost in the state, and where nothing else asks for them
-(dots and boxes's ``complete(b)``, ``all`` of a box's four sides, asked of the boxes
+(a ``complete(b)`` that is ``all`` of a box's four sides, asked of the boxes
 beside the line drawn alone) they cost more than the counts save (6–8% more CPU in one
 process)."""
 from __future__ import annotations

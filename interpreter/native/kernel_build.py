@@ -20,8 +20,9 @@ from . import cython_code as native, kernel_pch
 FORMAT = "1"          # the layout of the generated module (part of its key on disk)
 BUILD_TIMEOUT = 600   # seconds for the C++ compiler
 # (-fvisibility=hidden: the module exports its init function alone, so that its own
-# functions, the templates' too, are called directly and not through the PLT: chess
-# perft about 4% faster; not in the quick build, kernel_quick.quick_options)
+# functions, the templates' too, are called directly and not through the PLT: a large
+# board game's perft about 4% faster, docs/performance.md; not in the quick build,
+# kernel_quick.quick_options)
 CXX_FLAGS = ["-O2", "-std=c++17", "-fPIC", "-shared", "-fno-strict-aliasing", "-w", "-fvisibility=hidden"]
 OPTIMISED_ONLY = ("-fvisibility=hidden",)
 _loaded: dict[str, object] = {}

@@ -5,7 +5,7 @@ A range ``a..b`` counts its elements against the work budget when it is evaluate
 (docs/language.md, 15.3; ``helpers._range``): ``range_work(s, a, b)`` computes their
 number at run time, bails where it is more than the range budget, and counts it where it
 is more than none. Where both ends are numbers written out (``for k in 0..4``,
-``[0 for k in 1..36]``, pentago's ``line`` and ``five``), that number is known when the
+``[0 for k in 1..36]``, a five-in-a-row test's ranges), that number is known when the
 kernel is written: the range counts it as one constant (``W(s, 5)``), or nothing where
 the range is empty, with no call, no arithmetic checked and no test of the range budget
 (a range longer than that budget is left to ``range_work``, which bails as before). The

@@ -263,9 +263,10 @@ once, as it is checked: see the module's docstring). False where a cell's COND
         """The comprehension of a rule function ``name`` whose body is ``distinct`` of a
         list of cells filtered by COND (``_filter``), its last loop over a relation's row
         (cells of a board), COND reading no zone but its cell's, counting no work and
-        calling nothing (go's liberties): its lasting keep's body (kernel_lasting.py)
-        is then that list with each cell kept the first time its zone is read
-        (``noted_once``), not a list made and then made distinct. None for any other."""
+        calling nothing (a group's empty neighbours): its lasting keep's body
+        (kernel_lasting.py) is then that list with each cell kept the first time its zone
+        is read (``noted_once``), not a list made and then made distinct. None for any
+        other."""
         fd = self.c.functions[name]
         body = fd.body
         if body.node != "Call" or body.func != "distinct" or len(body.args) != 1:

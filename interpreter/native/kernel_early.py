@@ -35,7 +35,7 @@ _DEPTH = 8   # (rule functions looked into, one within another)
 # many cells is counted whole, with no branch in it: what stopping could spare, a cell's
 # or two's tests of a condition that fails nowhere and reads a table or two, is less than
 # the branch that would stop it costs where the processor mispredicts it, as it does in
-# random positions (tic-tac-toe's lines of 3 cells: its random games 6 to 9% faster in
+# random positions (a 3 × 3 board's lines of 3 cells: its random games 6 to 9% faster in
 # CPU time, counted whole; longer lines not measured, left as they were)
 SHORT = 3
 
@@ -198,10 +198,10 @@ class EarlyCounts:
         """``last(y for y in cells(b) if S and R)`` whose condition has a static part S
         (kernel_cells.py: the cells it lets through, ``c.col == k``) and conjuncts R left
         that count nothing and cannot fail (``Safe``): the cells S lets through walked
-        from the last, the first that passes R the value (connect four's landing cell,
-        found from the bottom of its column where the walk from the top tested all six):
-        the board's cells counted against the work budget as before, the same value, as
-        the conjuncts the walk skips could change nothing else. Else None."""
+        from the last, the first that passes R the value (the cell a piece dropped in a
+        column lands on, found from the bottom of its column where the walk from the top
+        tested all six): the board's cells counted against the work budget as before, the
+        same value, as the conjuncts the walk skips could change nothing else. Else None."""
         comp = e.comp
         if len(comp.clauses) != 1 or comp.cond is None or self.facts.counts_any(comp.cond):
             return None
@@ -242,11 +242,11 @@ class EarlyCounts:
         attributes, names, numbers and seats (``top(c).seat == seat(p)``): R read of the
         top item, or of item 0 where ``x`` holds none (``top_any``), the two tests joined
         with ``&``: in a random position whether a cell is occupied is a branch the
-        processor often mispredicts (tic-tac-toe's ``won(p)``: callgrind's simulated
-        mispredictions a third fewer), while R reads a table and compares, its value
-        dropped where the zone is empty. R counts no work and fails nowhere the ``and``
-        would not but on a seat of none, where the kernel leaves the move to Python,
-        which gives the same answer. Else None.
+        processor often mispredicts (a ``won(p)`` over the lines of a 3 × 3 board:
+        callgrind's simulated mispredictions a third fewer), while R reads a table and
+        compares, its value dropped where the zone is empty. R counts no work and fails
+        nowhere the ``and`` would not but on a seat of none, where the kernel leaves the
+        move to Python, which gives the same answer. Else None.
 
         Decided from the expression, never from the printed text: ``occupied(x)`` of a
         name is printed as one parenthesised test (``(s.z.size(x) > 0)``, primitives.py)

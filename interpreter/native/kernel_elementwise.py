@@ -2,13 +2,13 @@
 generator's state; ``Gen._Comprehension`` asks them first).
 
 A list made from a board's cells, ``[E(c) for c in cells(b)]`` with no condition
-(go's whole-board ``position()``, made at every move for the superko), where ``E``
+(a whole-board ``position()``, made at every move against repeated positions), where ``E``
 reads no name of the rule around it but ``c`` and nothing of the state but the items
 of the zone ``c`` itself (its compiled C++ reads, as the printer notes it,
 kernel_reads.py, ``s.z``'s ``size``, ``top``, ``bottom``, ``items`` or ``topn`` of ``c``
 alone, static tables, and calls rule functions of ``c`` alone that do the same, or rule
 functions that read nothing of the state), changes where a move changes the cells, and only there: a stone played changes
-one number of go's 81 (where an element reads an item's variable, such as a chess
+one number of a 9 × 9 board's 81 (where an element reads an item's variable, such as a
 piece's role, which a promotion changes in place, the list is made as before). Its
 value is kept (``uE_$listN``, a static table of the module, no part of any state)
 with, for each element, the stamp its cell had when the element was made (``Zones<.., true>``'s stamps, cxx/kernel_zones.hpp: a number no other

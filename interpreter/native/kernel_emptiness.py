@@ -1,6 +1,6 @@
 """Whether a rule function's list is empty, told with no list made (a part of
 ``kernel.Gen``): ``occupied(jumps(c))`` where ``jumps`` is a comprehension of two loops
-or more (checkers' jumps of a piece, asked of each piece at every turn). The function's
+or more (a piece's jumps, asked of each piece at every turn). The function's
 loops run in the place of the call, each element its condition lets through counted,
 none made; every condition is tested and every loop's list counted against the work
 budget as the list's making tests and counts them (a test that fails fails here too),

@@ -6,10 +6,10 @@ serves while ``EPOCH`` stays the same. Every step renewed it, though most steps 
 nothing a rule function reads: a local set (``let``), a test, a jump, a loop's turn, a
 call of a procedure or its return write only the frames, which no rule function reads
 (its value is a function of its arguments and the state); and a variable of the rules
-that no kept value's evaluation reads (chess's scoresheet of positions, written at every
+that no kept value's evaluation reads (a scoresheet of the positions played, written at every
 turn) leaves every keep right too. Such a step (``STEP0``) now counts the step and keeps
 the epoch, so a value kept earlier in the turn serves a later call with the same
-arguments (chess's ``position(me)``, written on the scoresheet, then compared with each
+arguments (a ``position(me)``, written on the scoresheet, then compared with each
 position on it: computed once a turn, not twice). Every other step renews the epoch as
 before: a move of an item, a face turned, the seat to act, a draw from the generator, a
 decision, the game's end, and a variable that a kept value reads or may read.
@@ -114,7 +114,7 @@ class EpochSteps:
         a number written out (``pieces(s)`` in the test of ``moves(s)`` and in the list
         it then makes): nothing changes the state while a body is evaluated, so the
         first call's value, kept, serves the next. Not a filter walked from the index
-        of the cells by their top item (kernel_tops.py, ``walked_filter``: checkers'
+        of the cells by their top item (kernel_tops.py, ``walked_filter``: such as
         ``own(s)``): its walk, in the place of each call, costs less than a keep's
         look-up."""
         fs = self.c.functions

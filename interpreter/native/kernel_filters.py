@@ -5,7 +5,7 @@ with a list just made for that parameter, a comprehension or a join of parts wit
 ``+`` (``safe_moves([[a, b] for a in men for b in reach(a)] + castlings(me), ...)``):
 each element of the argument tested where it is made, the ones kept pushed into the
 value, where a list of them all was made (and joined to the other parts), walked by
-the filter and dropped (chess's moves, made and filtered at every turn).
+the filter and dropped (a seat's moves, made and filtered at every turn).
 
 The same elements in the same order, and the same work and calls: the parts' own, as
 they count them (their loops, kernel.py ``loops``), each ``+`` the sizes of both its

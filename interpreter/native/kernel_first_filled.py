@@ -4,13 +4,14 @@
     if any(occupied(f(x)) for x in xs) then [m for x in xs for m in f(x)] else other
 
 asks ``f(x)`` of each ``x`` up to the first whose list is not empty, then walks ``xs``
-again and makes every ``f(x)`` for the list (checkers' moves: a jump of any piece, then
-every piece's jumps). The parts before that first ``x`` are empty, so the list is the
-parts from it on: ``xs`` is made once, each ``f(x)`` asked (counted in place, no list:
-kernel_emptiness.py) up to the first not empty, and the list made from that ``x`` on
-(``f``'s loops in the list's place: ``fused_loop``, kernel_memo.py), ``other`` where
-none is. ``f`` is a rule function whose body is a comprehension of two loops or more,
-called plainly; ``xs`` a list the loop walks whole (no range, no aggregate).
+again and makes every ``f(x)`` for the list (moves where a jump must be taken: a jump of
+any piece, then every piece's jumps). The parts before that first ``x`` are empty, so
+the list is the parts from it on: ``xs`` is made once, each ``f(x)`` asked (counted in
+place, no list: kernel_emptiness.py) up to the first not empty, and the list made from
+that ``x`` on (``f``'s loops in the list's place: ``fused_loop``, kernel_memo.py),
+``other`` where none is. ``f`` is a rule function whose body is a comprehension of two
+loops or more, called plainly; ``xs`` a list the loop walks whole (no range, no
+aggregate).
 
 The same work and calls as the reference, which evaluates the condition, then the list:
 the condition's are counted as they are (``xs`` and its elements, each ``f(x)`` asked);

@@ -3,8 +3,8 @@ generator's state; kernel_memo.py's keeps offer them).
 
 A keep's function returns its list by value: a copy of the list its entry holds (a count
 of holders more, and one less when the copy is dropped, or the elements of a short list
-copied). Where the list is only measured, ``size(f(x))`` or ``empty(f(x))`` (go's
-``size(liberties(group(n))) > 1`` for each neighbour of each point tried), the copy is
+copied). Where the list is only measured, ``size(f(x))`` or ``empty(f(x))`` (a
+``size(liberties(group(n))) > 1`` for each neighbour of each cell tried), the copy is
 made for nothing: the call is printed instead as ``f``'s keep read in place,
 ``uKR_f``, ``uCR_f`` (kernel_memo.py's ``_kept_hop`` and ``_walks``), returning a const
 reference to the list its entry holds, and a function whose value is such a call

@@ -3,9 +3,10 @@ list written out (kernel_operators.py, Gen._BinOp): ``[b for b in steps(a) if em
 b in takes(a) if foe(b)]``, ``[code(c) for c in cells(board)] + [me, rights]``. Each
 part's elements are pushed in turn into one list being built (cxx/kernel_rt.hpp,
 ``Build``), where ``wcat`` made a list of each part, then a third of both, or grew the
-first (chess's pawns, a position's numbers). The same elements in the same order, and
-the same work: each part's own as it counts it (its loops, kernel.py ``loops``), then
-each ``+`` counts the sizes of both its sides, left to right, as the reference does."""
+first (a piece's steps and takes, a position's numbers). The same elements in the same
+order, and the same work: each part's own as it counts it (its loops, kernel.py
+``loops``), then each ``+`` counts the sizes of both its sides, left to right, as the
+reference does."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any

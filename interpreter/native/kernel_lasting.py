@@ -238,9 +238,9 @@ def recorded(body: str, reads: Reads) -> Recorded | None:
     kernel_reads.py), or None where it reads anything else of the state (the budgets'
     counters aside) or calls a function. A zone's read on the right of an ``&&`` whose
     left tests a read of that zone alone (``(RZ.size(x) > 0) && (eq(T0[nn(RZ.s.z.top(x))],
-    k))``, go's stones) is printed without noting it (``Gen.noted_right``): the left,
-    always evaluated first, noted it (a zone noted again in an evaluation is written past
-    the list's end, unread)."""
+    k))``, a stone of one colour on a cell) is printed without noting it
+    (``Gen.noted_right``): the left, always evaluated first, noted it (a zone noted again
+    in an evaluation is written past the list's end, unread)."""
     if not reads.only_zones():
         return None
     return Recorded(body, len(reads.zones))

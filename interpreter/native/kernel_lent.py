@@ -2,7 +2,7 @@
 
 ``[x for x in xs if cond]`` (numbers or ids, ``Gen._Comprehension``'s compact form)
 passed straight to a plain call of a rule function whose parameter is only read there
-(chess's ``dead([c for c in cells(square) if occupied(c) and ...])``) is lent, not
+(a rule's ``dead([c for c in cells(square) if occupied(c) and ...])``) is lent, not
 made: its elements are written in a buffer of the caller's frame, a ``Lent`` (below)
 that lives until the end of the call's full expression, and the function is passed a
 list whose header is in that frame too, counted so that no holder ever gives it back.

@@ -203,7 +203,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks, InPlaceReads):
         binds, scope = self._bound_params(fd, it.args, sc)
         work = "" if self.facts.counted(it) else f"W({counters(sc)}, {n}); "
         # (numbers and ids too: where they were pushed on the stack and then walked,
-        # breakthrough's batch took 1.12 times the CPU time of these loops run in place)
+        # a ruleset's batch of games took 1.12 times the CPU time of these loops run in place)
         loops = self.loops(body, scope, lambda inner: (f"const {el} {var} = {self.expr(body.elem, inner, t.arg)}; "
                                                        f"++{n}; {{ {inside()} }}"), whole=True)
         return f"{{ {binds}I {n} = 0; {loops} {work}}}"
@@ -420,7 +420,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks, InPlaceReads):
                  f"{LASTING_FIELDS}bool clean = false; bool moved = false; bool took = false; uint32_t nt = 0; Id tz[{TOUCHED} + 1]; "
                  f"uint64_t lin = 0; }}")
         # (an entry per cell, picked by the list's first cell: the lists of cells kept at
-        # once, go's groups, have first cells of their own and are never each other's
+        # once, groups of stones, have first cells of their own and are never each other's
         # neighbour in the table; another list by its hash, in 256 more)
         table = self.tables.table(key, lambda t: f"static {entry} {t}[NZ + 256];")
         cell = self.tables.table(key + ("CELL",), lambda t: f"static int32_t {t}[NZ > 0 ? NZ : 1];",
@@ -489,7 +489,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks, InPlaceReads):
                 f"{seal} return v_; }} }} ")
 
     def _bypass(self, name: str, fn: str, args: str) -> tuple[str, str, str]:
-        """A keep of a step that is seldom read (othello's lines of every empty cell,
+        """A keep of a step that is seldom read (the lines from every empty cell,
         each asked once in a step) is passed by for a while: the C++ that calls the
         function itself while ``skip`` lasts, that counts a read found, and that, after
         each 512 entries made, passes the keep by for the next 4096 calls where fewer

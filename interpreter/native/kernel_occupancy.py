@@ -10,9 +10,9 @@ values, work and calls as the reference. (So the index must be exact, as the zon
 it: every occupied cell, the lockstep tests catch a cell missed,
 tests/test_kernel_occupancy.py; and no empty one, as the walk tells the compiler that
 each cell it gives holds an item, ``Zones::held``, which drops the tests of
-``occupied(c)``, such as ``own(c, me)``'s, in the functions it puts in line: chess's
-perft 1.3% fewer instructions.) Where only empty cells can
-pass (``Facts.occupied_only(..., occupied=False)``: go's ``[x for x in cells(point) if
+``occupied(c)``, such as ``own(c, me)``'s, in the functions it puts in line: a large
+board game's perft 1.3% fewer instructions.) Where only empty cells can
+pass (``Facts.occupied_only(..., occupied=False)``: a rule's ``[x for x in cells(point) if
 legal(x, me)]``, whose first test is ``empty(c)``), the loop walks the bits clear, the
 same way: the index is exact (a bit set on an empty cell would skip it), as the zones
 keep it.
@@ -124,8 +124,8 @@ class OccupiedWalks:
         """The table of each zone's row of the relation ``name`` as bits of the index
         (a word per 64 cells, as the zones' ``occ``), or None where a row holds a cell
         outside the index or is not in increasing order (the bits' order), or where no row
-        holds ``_ROW`` cells (a short row's walk costs less than the bits': go's four
-        neighbours of a point)."""
+        holds ``_ROW`` cells (a short row's walk costs less than the bits': the four
+        neighbours of a cell of a grid)."""
         tables = self.gen.tables
         rows = self.gen.ns[f"REL_{name}"]
         nz, words = self.gen.nz, (self.n + _WORD - 1) // _WORD
@@ -144,7 +144,7 @@ class OccupiedWalks:
 
     def mapped(self, comp, sc: dict, t, out: str, n: str) -> str | None:
         """``[f(c) for c in cells(b)]`` whose element is a literal on an empty cell
-        (core/occupancy.py, ``Facts.empty_default``: chess's position, ``code(c)``),
+        (core/occupancy.py, ``Facts.empty_default``: a position's ``code(c)``),
         written into ``out`` (a ``Grow``) and its length into ``n``: the literal written
         for every cell, then the element on the occupied cells alone, each at its cell's
         place; the cells counted as before. Else None."""

@@ -8,7 +8,7 @@ walk a list strictly ascending in the order of options (a board's cells in the b
 order, an enum's values, a range, one of these or nothing by a condition, one of these
 filtered) and whose element is its loops' variables in the loops' order, with
 constants between them (``[(c, "turn", q, d) for c in cells(b) if ... for q in Quadrant
-for d in Turn]``: pentago's 288 moves; ``[c for c in cells(b) if ...]``).
+for d in Turn]``: up to 288 moves; ``[c for c in cells(b) if ...]``).
 
 Why such a list is strictly ascending: of two elements made one after the other, the
 first loop whose variable differs took its next value, greater (its list ascends); the
@@ -27,12 +27,12 @@ not none (``t != none and ...``) and the board's cells ascend as their coordinat
 the order given (a grid's by ``row:``, then ``col:``): it is then read as its
 coordinates, each a constant of the loops before, or a loop's number times a positive
 literal plus such a constant (``c.col + dc``, ``c.row + 2 * dr``), so
-breakthrough's ``[[c, t] for c in own(s) for t in targets(c, s)]``, ``t`` a cell ahead
+a rule's ``[[c, t] for c in own(s) for t in targets(c, s)]``, ``t`` a cell ahead
 of ``c`` by ``dc`` in ``[-1, 0, 1]``, is made in its order. Any other part reads only
 loops whose variables were met before it.
 
 A loop's variable may also be an element of a rule function's list, called with an
-earlier loop's variable, whose elements each start with that argument (checkers' ``[m for
+earlier loop's variable, whose elements each start with that argument (a rule's ``[m for
 c in own(s) for m in jumps(c)]``, ``jumps(c)`` making ``[c, t]``): read as that loop's
 variable, then its own, as ``[c, t]`` written out would be (every list of one ``c``
 before those of a greater one, each ascending). And a local holds a list in order where
@@ -42,11 +42,11 @@ moves(s)``, then ``choose m from options``), the name bound by nothing else.
 ``reserve_size`` is the size a comprehension's vector is first given: its first loop's
 list's size times the largest size of each later loop's list, where known before the
 loops run (an enum's values, a range of literals, a list written out), so that the
-vector is not grown as it is filled (pentago's 288 moves were reserved 72, then grown
+vector is not grown as it is filled (a decision's 288 moves were reserved 72, then grown
 twice). Where a later loop's size is not known, twice the first's, or the most the
 same comprehension made lately (fading) if larger, where its builder keeps it
-(``track_seen``, ``kept_seen``; cxx/kernel_lists.hpp, ``at_least_seen``): a chess
-position's moves, more than two a man in a middle game, grew at every decision.
+(``track_seen``, ``kept_seen``; cxx/kernel_lists.hpp, ``at_least_seen``): the moves
+of a position of many pieces, more than two a piece later in a game, grew at every decision.
 Capacity alone: no element, order or count of work depends on it.
 """
 from __future__ import annotations

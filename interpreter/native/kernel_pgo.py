@@ -20,10 +20,11 @@ compiler does not have, a compiler other than GCC, a training that errs, dies or
 outlasts ``TRAIN_TIMEOUT``, no counts written) gives the plain optimised build instead,
 never an error.
 ``MEEPLE_KERNEL_PGO=0`` builds the plain one. Against the plain build (in one process,
-benchmarks/bench_kernel_pgo.py): chess perft about 6% faster, kalah's random games 3 to
-4%, othello's and tic-tac-toe's the same, go's about 2% slower (each faster than or as
-fast as before ``-fvisibility=hidden`` and the profile); the build costs about 2.5 times
-the CPU of the plain one (the training a few hundredths of a second).
+benchmarks/bench_kernel_pgo.py; the figures per game: docs/performance.md): a perft or
+random games up to about 6% faster, or the same, or one game's about 2% slower (each
+faster than or as fast as before ``-fvisibility=hidden`` and the profile); the build
+costs about 2.5 times the CPU of the plain one (the training a few hundredths of a
+second).
 """
 from __future__ import annotations
 

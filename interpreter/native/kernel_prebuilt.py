@@ -20,9 +20,9 @@ built with it: about a third of the functions a kernel's unit emitted at ``-O0``
   the first build a command waits for, kernel_quick.py). An optimised kernel (``-O2``,
   the one users play with once the background build is done) instantiates what it uses,
   as a kernel built whole: the vectors' ``emplace_back`` and ``reserve`` and the lists'
-  ``drop`` are then inlined where they are called, not calls into the object (chess
-  perft counted 4% more instructions with the object). Its precompiled runtime is
-  made without ``MK_PREBUILT`` (another text, another key).
+  ``drop`` are then inlined where they are called, not calls into the object (a large
+  board game's perft counted 4% more instructions with the object). Its precompiled
+  runtime is made without ``MK_PREBUILT`` (another text, another key).
 * The precompiled runtime of a quick build is used only with the object: a build
   without one is built without the other. Its symbols are hidden where they name the runtime's types (the
   namespace ``mk``), and the free lists of the lists' buffers are the kernel's own.

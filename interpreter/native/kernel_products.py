@@ -1,7 +1,7 @@
 """A decision's options kept as a product, each made when it is asked for (issue 36).
 
 ``choose (c, _, q, d) from [(c, "turn", q, d) for c in cells(b) if at[index(c)] == 0
-for q in Quadrant for d in Turn]`` (pentago) offers up to 288 options; a random game
+for q in Quadrant for d in Turn]`` offers up to 288 options; a random game
 takes one of them, and made them all at every move: most of its time. Where the options
 are a comprehension whose first loop walks any list (``xs``) and whose later loops each
 walk a list of a size known before anything runs (an enum's values, a range of

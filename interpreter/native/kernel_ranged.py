@@ -4,8 +4,8 @@ calls), whose integer arguments' ranges are known where it is called (core/bound
 ``at(a.file, (a.rank + b.rank) / 2)``, ``at(5, back_rank(me))``) has its body compiled
 in the place of the call with those ranges, where that makes some of its arithmetic
 plain (no test of none or of overflow) or an index into a board's cells within them (no
-test of the index): chess's ``at(f, r) = cells(square)[(8 - r) * 8 + f - 1]``, called
-for the pawns' two-square steps and the castlings at every turn, where each call tested
+test of the index): a rule's ``at(f, r) = cells(square)[(8 - r) * 8 + f - 1]``, called
+for the squares of several moves at every turn, where each call tested
 four operations and the index. The same values and the same work (arithmetic and an
 index count none); an error the call could raise, it cannot raise with those ranges.
 An index into a board's cells whose range is known anywhere is read with no test."""

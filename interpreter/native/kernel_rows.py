@@ -4,7 +4,7 @@
 A list made over a range of literals, ``[E(k) for k in A..B]`` with no condition, its
 elements numbers or ids, where ``E`` holds a number ``P(k, q, d)`` that reads nothing
 of the state (rule functions that read nothing of it, arithmetic) and no name of the
-rule around it but ``k`` and locals of enum types (``q``, ``d``): pentago's quadrant
+rule around it but ``k`` and locals of enum types (``q``, ``d``): a board's quadrant
 turned, ``[at[source(k / 6, k % 6, q, d)] for k in 0..35]``, where ``P`` is the index
 whose marble comes to ``k``. ``P`` is then a row of numbers for each of the locals'
 values (4 quadrants times 2 directions: 8 rows of 36), made the first time it is
@@ -36,7 +36,7 @@ from .kernel_types import INT, Unsupported
 _MAX_ROW = 1024    # elements of the range at most
 _MAX_ROWS = 256    # rows (values of the locals) at most
 # (a rule function whose loops are only an any or all over a few literals: put in line
-# where it is called, the caller's constants folded into it: pentago's line(r, c, 0, 1, s))
+# where it is called, the caller's constants folded into it: a line(r, c, 0, 1, s))
 SHORT_INLINE = "inline MK_AI "
 
 
@@ -225,7 +225,7 @@ def short_loops(body, written_out=None) -> bool:
     """Whether the loops of the expression ``body`` (a rule function's; it has some) are
     each an ``any`` or ``all`` over ranges of a few literals (``primitives.short_ranges``)
     or over short lists known, written out (``written_out(comp)``, kernel_unroll.py:
-    othello's ``legal``, its eight directions), one at least (the loops of the functions
+    a ``legal`` over eight directions), one at least (the loops of the functions
     it calls are theirs): the function is then put in line where it is called
     (``SHORT_INLINE``), its registers saved and restored once per loop that calls it,
     not at every call."""

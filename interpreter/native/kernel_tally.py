@@ -2,9 +2,9 @@
 when it returns (a part of ``kernel.Gen``, issue 36).
 
 ``W(s, n)`` counts ``n`` against the work budget where the rules count it: ``s.work``
-lowered, stored and tested at each. Othello's ``legal(c, s)`` counted nine times a cell
-(its eight directions' list, then each direction's walk), each a load, a store and a
-test of the state's counter, a sixth of its random games' instructions. Where a rule
+lowered, stored and tested at each. A ``legal(c, s)`` over eight directions counted nine
+times a cell (the directions' list, then each direction's walk), each a load, a store
+and a test of the state's counter, a sixth of the random games' instructions. Where a rule
 function's body counts work outside any loop of its own (a loop written out element by
 element is no loop: kernel_unroll.py), it is compiled with a tally, a local integer
 (``tw_``) that those counts add to, and the walks of ``until`` it passes on

@@ -1,6 +1,6 @@
 """``until``'s values read only at their ends (a part of ``kernel.Gen``): where a rule
 function's parameter is read only by ``size``, ``empty``, ``first`` and ``last``
-(othello's ``closes(l, s)``: ``size(l) >= 2 and occupied(last(l)) and ...``) and its
+(a rule's ``closes(l, s)``: ``size(l) >= 2 and occupied(last(l)) and ...``) and its
 argument is ``until(x for x in xs if cond)``, or the plain call of a rule function whose
 body is one (``line(c, dr, dc, s)``), the kernel passes the walk's ends, a ``WalkEnds``
 (its number of elements, its first and last, ``_ends_type``), and makes no list of them:
@@ -137,7 +137,7 @@ class WalkViews:
             # where it is not kept, a list held in that branch alone: none on the stack
             # of the walk along a kept ray, made and dropped at each walk)
             # (its first cell apart, its test written twice: a walk that stops at its
-            # first cell, most of othello's, is seen to hold one, and what the caller
+            # first cell, most walks of a legal, is seen to hold one, and what the caller
             # reads of it, closes's size(l) >= 2, is known where it stops; a ray of no
             # cell told by its number, read from its row, not by its end's address)
             step = f"const Id& {var} = *q_; {CELL_ID.format(var)}++{n}; if ({cond}) break; "
@@ -258,8 +258,8 @@ class WalkViews:
         size, k = size_k
         # (ray_keep_index's index, the cell's part apart: the steps' part, numbers the
         # callers give, folds into a constant, and the cell's rays are found once for
-        # all the walks from one cell, not again for each: othello's eight in legal)
-        # (fn_span always in line, so that it folds: GCC left it a call in othello's
+        # all the walks from one cell, not again for each: a legal's eight)
+        # (fn_span always in line, so that it folds: GCC left it a call in a rule's
         # places, its index computed at each of the eight walks of each cell)
         index = f"(size_t)a * {size // self.nz} + (size_t)(" + " + ".join(
             f"(d{i} + {RAY_STEP}) * {(2 * RAY_STEP + 1) ** (k - 1 - i)}" for i in range(k)) + ")"

@@ -45,8 +45,8 @@ class BoardWalks:
         and tests a few cells, about what reading a keep of its values costs (a hash,
         its arguments compared, its work counted again): its values are not kept
         (``MemoCalls.kept``), and its body is put in line where it is called, where the
-        C++ compiler may fold the steps its callers give (othello's eight lines from a
-        cell)."""
+        C++ compiler may fold the steps its callers give (the eight lines from a
+        cell, one per direction)."""
         known = self.__dict__.setdefault("ray_walks", {})
         if name not in known:
             body = self.c.functions[name].body

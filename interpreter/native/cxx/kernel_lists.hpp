@@ -8,8 +8,9 @@ namespace mk {
 // kernel_rows.py), written in their places in the list itself, made at once for k (in
 // its handle, its header or a buffer of its own), where Build kept the first of them on
 // the stack, then copied them into a vector grown past its stack, then that vector into
-// the list's header (pentago's 36 cells after a quadrant turned). Exactly k elements are
-// pushed; the list is its size from the start (a kernel that bails drops it unfinished).
+// the list's header (a 6 × 6 board's 36 cells after a quadrant turned). Exactly k
+// elements are pushed; the list is its size from the start (a kernel that bails drops it
+// unfinished).
 template <class T>
 struct Fill {
     typedef typename List<T>::S S;
@@ -67,8 +68,8 @@ MK_AI static inline const T& at(const ListView<T>& l, I i) {
 // The size a comprehension's vector is first given where a later loop's size is not
 // known before it runs (kernel_ordered.py, reserve_size): the guess, or the most the
 // same comprehension made lately (``seen``, one per place in the rules), if larger.
-// Capacity alone: the elements and their order are the same (chess's moves of a
-// decision, 2 a man, more in a middle game, grown at every decision).
+// Capacity alone: the elements and their order are the same (the moves of a
+// decision among many pieces, 2 a piece at first, more later, grown at every decision).
 MK_AI static inline size_t at_least_seen(size_t guess, size_t seen) {
     return guess > seen ? guess : seen;
 }

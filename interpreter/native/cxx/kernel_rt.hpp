@@ -820,7 +820,7 @@ struct Grow {
 // [t for dc in ds for t in [...] if cond], a range's, a zone's items), pushed one by one:
 // the first 128 bytes of them on the stack, the rest in a vector, the list made of them
 // (inline in its header where they fit), where a vector took a buffer of its own at
-// every call (breakthrough's targets of each piece: 3 cells or fewer).
+// every call (``targets(c, s)`` of each piece: 3 cells or fewer).
 template <class T>
 struct Build {
     static constexpr size_t SMALL = 128 / sizeof(T);

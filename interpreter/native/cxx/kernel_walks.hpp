@@ -1,7 +1,7 @@
 // Walks over a board in a kernel (interpreter/native/kernel_walks.py: connected's cells
-// found) and the lists of cells they make (go's groups and their liberties). Part of the
-// runtime every kernel starts with (after cxx/kernel_rt.hpp, precompiled with it:
-// interpreter/native/kernel_types.runtime_cxx).
+// found) and the lists of cells they make (groups of like stones and their empty
+// neighbours). Part of the runtime every kernel starts with (after cxx/kernel_rt.hpp,
+// precompiled with it: interpreter/native/kernel_types.runtime_cxx).
 namespace mk {
 
 // The cells a walk found (kernel.py, Gen._connected), in a buffer sized ahead (room(k)
@@ -105,8 +105,8 @@ template <class T>
 static T llast(const Walk<T>& l) { return l.n == 0 ? none_of<T>() : l.data()[l.n - 1]; }
 
 // Takes out of the list l of cells the cells x for which out(x) holds (a kept list of
-// cells that lost some, go's liberties: kernel_components.py), the others in their
-// order: in place where nothing else holds its header (its hash forgotten), else in a
+// cells that lost some, a group's empty neighbours: kernel_components.py), the others in
+// their order: in place where nothing else holds its header (its hash forgotten), else in a
 // list of its own; a list of at most HANDLE then in its handle, as every list of so few.
 template <class F>
 static void take_out(List<Id>& l, F out) {

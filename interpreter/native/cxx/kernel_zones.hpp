@@ -179,7 +179,7 @@ struct Zones {
     // (a cell a walk of the occupied cells' bits gives, kernel_occupancy.py: it holds an
     // item; said to the compiler, which then drops the tests of ``occupied(c)`` and
     // ``empty(c)`` in what it puts in line, and of a top that is none with ``top``'s own
-    // hint; the top's test said too cost cherokee's kernel a function no longer put in
+    // hint; the top's test said too cost one ruleset's kernel a function no longer put in
     // line, 2% more instructions)
     void held(Id z) const {
         if (len[z] <= 0) __builtin_unreachable();
