@@ -1043,9 +1043,12 @@ class Proc(ChanceStatements, ProductOptions):
             k, o = self._site(s.var, el, s.verb, s.alone, s.said)
             body = self._ask_body(el, s.alone, o, self._plain_options(s.options))
             body = f"{self.keyed.counted(self.here(), body)} s.site = {k};"
+        # (in a batch of random playouts the move is drawn and taken here and the
+        # procedure goes on, where it returned to the playout's loop, which took the
+        # move and ran the rules again from here: the same steps, cxx/kernel_playout.hpp)
         self.emit(f"{{ {self._conds(s)}List<{ce}> all_ = {opts}; Id who_ = {self._chooser(s)}; "
                   f"if (who_ < 0 || who_ >= NP) bail(); {body} s.player = who_; }} "
-                  f"STEP(s); f->pc = {self.nxt}; return;")
+                  f"STEP(s); f->pc = {self.nxt}; if (AUTO && auto_take(s)) goto I{self.nxt}; return;")
 
     def _conds(self, s) -> str:
         """The C++ that sets ``m_`` to the verbs offered under a condition (a bit per

@@ -18,30 +18,85 @@ struct Playout {
     std::vector<size_t> order; // those counted, in the order of their first moves
 };
 
+// One move of a playout at the decision pending: counted (the playout's moves, its first
+// seat, its moves per decision and seat) and drawn by the seat's generator: the option's
+// index, with the seat in ``seat``; -1 where the playout stops here, ``stop`` saying why
+// (1: the kernel cannot decide the move, Python plays the game; 2: ``max_moves`` moves
+// made), nothing counted or drawn
+static inline MK_AI int playout_pick(St& s, PyRandom* seats, I max_moves, Playout& out, int& stop, Id& seat) {
+    if (s.site < 0) return stop = 1, -1;
+    if (out.moves >= max_moves) return stop = 2, -1;
+    seat = s.player;
+    int n = site_count(s, seat);
+    if (n <= 0 || n >= (1 << 30)) return stop = 1, -1;
+    if (out.moves == 0) out.first = s.simul && s.each_n != 1 ? -1 : seat;
+    size_t at = (size_t)s.site * NP + seat;
+    if (out.counts[at]++ == 0) out.order.push_back(at);
+    out.moves += 1;
+    return seats[seat].below(n);
+}
+
+// the playout in progress (AUTO): its seats' generators, its moves' limit, its answer
+struct AutoPlay {
+    PyRandom* seats = nullptr;
+    I max_moves = 0;
+    Playout* out = nullptr;
+};
+static AutoPlay AUTO_PLAY;
+// AUTO set for a playout (and cleared as it ends, whichever way)
+struct AutoOn {
+    AutoOn(PyRandom* seats, I max_moves, Playout& out) {
+        AUTO_PLAY = AutoPlay{seats, max_moves, &out};
+        AUTO = true;
+    }
+    ~AutoOn() { AUTO = false; }
+    AutoOn(const AutoOn&) = delete;
+};
+
+// A decision of one seat asked in a playout (AUTO): its move picked as play_out picks it
+// and taken here, where the procedure asked it, and the run begun again as run() begins
+// it (its steps, calls and work anew, the epoch renewed): true, and the procedure goes on
+// at its next instruction, as the run that take() began would have gone on. Where the
+// move was a procedure's return to the playout's loop, a take() and a new run(), the
+// whole turn is now one call (a tenth of a small game's instructions). False, nothing
+// done, where play_out is to stop (or the decision is not one seat's): the procedure
+// returns as it always did, and the loop sees why.
+static bool auto_take(St& s) {
+    if (COUNTING || s.simul || s.step.p) return false;
+    int stop = 0;
+    Id seat = -1;
+    int i = playout_pick(s, AUTO_PLAY.seats, AUTO_PLAY.max_moves, *AUTO_PLAY.out, stop, seat);
+    if (i < 0) return false;
+    s.moves += 1;   // (take)
+    if (!site_take(s, i, seat)) return false;
+    ++EPOCH;   // (run)
+    s.steps = 0;
+    s.calls = s.depth = 0;
+    s.work = WORK;
+    return true;
+}
+
 // plays ``s`` to its end with the seats' generators: 0 the game is over, 1 the kernel
 // cannot decide a move (Python plays the game: it gives the result or error), 2 the game
-// did not end within ``max_moves`` moves (Python says so)
+// did not end within ``max_moves`` moves (Python says so). Each decision of one seat is
+// taken where the rules ask it (auto_take), so a whole game is mostly one run.
 static int play_out(St& s, PyRandom* seats, I max_moves, Playout& out) {
     out.counts.assign((size_t)(NSITES > 0 ? NSITES : 1) * NP, 0);
     out.order.clear();
     out.moves = 0;
     out.first = -1;
+    AutoOn on(seats, max_moves, out);
     try {
         while (s.phase != 3) {
             if (s.step.p) {   // (explicit chance: Game.sample_chance)
                 resolve(s, below(s.rng, s.step_n));
                 continue;
             }
-            if (s.site < 0) return 1;
-            if (out.moves >= max_moves) return 2;
-            Id seat = s.player;
-            int n = site_count(s, seat);
-            if (n <= 0 || n >= (1 << 30)) return 1;
-            if (out.moves == 0) out.first = s.simul && s.each_n != 1 ? -1 : seat;
-            size_t at = (size_t)s.site * NP + seat;
-            if (out.counts[at]++ == 0) out.order.push_back(at);
-            take(s, seats[seat].below(n), seat);
-            out.moves += 1;
+            int stop = 0;
+            Id seat = -1;
+            int i = playout_pick(s, seats, max_moves, out, stop, seat);
+            if (i < 0) return stop;
+            take(s, i, seat);
         }
     } catch (Interrupted&) {
         throw;
