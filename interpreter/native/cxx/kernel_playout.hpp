@@ -56,11 +56,11 @@ struct AutoOn {
 // A decision of one seat asked in a playout (AUTO): its move picked as play_out picks it
 // and taken here, where the procedure asked it, and the run begun again as run() begins
 // it (its steps, calls and work anew, the epoch renewed): true, and the procedure goes on
-// at its next instruction, as the run that take() began would have gone on. Where the
-// move was a procedure's return to the playout's loop, a take() and a new run(), the
-// whole turn is now one call (a tenth of a small game's instructions). False, nothing
-// done, where play_out is to stop (or the decision is not one seat's): the procedure
-// returns as it always did, and the loop sees why.
+// at its next instruction, as the run that take() began would have gone on (where the
+// move was a return to the playout's loop, a take() and a new run(): about 4 % of a small
+// game's instructions, docs/performance.md). False where play_out is to stop, nothing
+// done (the procedure returns as it always did, and the loop sees why), or where the
+// move taken does not go on (a decision of several seats, still waiting: as take()).
 static bool auto_take(St& s) {
     if (COUNTING || s.simul || s.step.p) return false;
     int stop = 0;
