@@ -28,6 +28,13 @@ def program_of(text: str, name: str, native: bool, budgets=None, players: int = 
     return rules.for_players(players)
 
 
+def plain_games(games: list[dict]) -> list[dict]:
+    """Playouts' games (``interpreter.playouts``) with their errors as text (an exception
+    equals only itself), to compare two engines' games."""
+    return [dict(g, error=None if g["error"] is None else (type(g["error"]).__name__, str(g["error"])))
+            for g in games]
+
+
 def least_budget(fails, hi: int) -> int:
     """The least budget in 1..``hi`` with which ``fails(budget)`` is False (a rule runs
     with it), found by bisection: ``fails`` must be True below it and False from it."""

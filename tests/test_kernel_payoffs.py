@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import kernel_difference
+from lockstep import kernel_difference, plain_games as plain
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import RuleError, compile_sources
@@ -58,12 +58,6 @@ def from_file(path: str, players: int):
     fast = rules.for_players(players)
     assert fast.kernel
     return fast, interpreter.load(path).for_players(players)
-
-
-def plain(games: list[dict]) -> list[dict]:
-    """The games with their errors as text (an exception equals only itself)."""
-    return [dict(g, error=None if g["error"] is None else (type(g["error"]).__name__, str(g["error"])))
-            for g in games]
 
 
 @needs_kernel

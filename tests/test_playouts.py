@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
+from lockstep import plain_games as plain
 from meeple.cli.main import app
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
@@ -35,12 +36,6 @@ def programs(ruleset, players: int, variants=()):
     fast = rules.for_players(players)
     assert fast.kernel
     return fast, interpreter.load(ruleset, variants).for_players(players)
-
-
-def plain(games: list[dict]) -> list[dict]:
-    """The games with their errors as text (an exception equals only itself)."""
-    return [dict(g, error=None if g["error"] is None else (type(g["error"]).__name__, str(g["error"])))
-            for g in games]
 
 
 @needs_kernel

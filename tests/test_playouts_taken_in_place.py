@@ -13,9 +13,7 @@ import re
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from meeple.dsl.load import SourceSet
-from meeple.dsl.parse import parse
-from meeple.interpreter import compile_sources
+from lockstep import plain_games as plain, program_of
 from meeple.interpreter.analysis import playouts as playouts_module
 from meeple.interpreter.native import kernel
 
@@ -69,18 +67,8 @@ end when t >= 10
 
 
 def programs(text: str):
-    src = SourceSet(base=parse(text, "rules.meeple"), sources={"rules.meeple": text})
-    rules = compile_sources(src)
-    assert rules.use_native(report=False)
-    fast = rules.for_players(2)
-    assert fast.kernel
-    return fast, compile_sources(src).for_players(2)
-
-
-def plain(games: list[dict]) -> list[dict]:
-    """The games with their errors as text (an exception equals only itself)."""
-    return [dict(g, error=None if g["error"] is None else (type(g["error"]).__name__, str(g["error"])))
-            for g in games]
+    """The program a kernel plays, and the Python one."""
+    return program_of(text, "rules.meeple", True), program_of(text, "rules.meeple", False)
 
 
 def kernel_games(program, monkeypatch, games: int, **options) -> list[dict]:
@@ -134,8 +122,7 @@ def test_a_budget_run_out_after_a_decision_taken_in_place_is_the_reference_s_err
 def test_every_decision_of_one_seat_is_taken_in_place_in_a_playout():
     # (the C++ of each such decision: the move taken there in a playout, else the
     # procedure returns as it does for every other caller)
-    gen = kernel.Gen(compile_sources(SourceSet(base=parse(NESTED, "rules.meeple"),
-                                               sources={"rules.meeple": NESTED})).for_players(2))
+    gen = kernel.Gen(program_of(NESTED, "rules.meeple", False))
     source = gen.source()
     asked = [s for s in gen.sites if s["kind"] == "one"]
     taken = re.findall(r"f->pc = (\d+); if \(AUTO && auto_take\(s\)\) goto I(\d+); return;", source)
