@@ -8,7 +8,9 @@
 // ``randrange(n)`` draws it (``getrandbits(n.bit_length())`` until below n). A chance
 // step (a state in explicit chance mode) is drawn from the state's generator
 // (Game.sample_chance); in the seeded mode the rules draw from it as always. The
-// generators and their seeding: cxx/kernel_random.hpp, part of the runtime.
+// generators and their seeding: cxx/kernel_random.hpp, part of the runtime. While a game
+// is played out, a decision of one seat is taken where the rules ask it (auto_take, its
+// C++ written by interpreter/native/kernel.py, Proc._Ask), so a game is mostly one run.
 
 // what one playout gives back to Python
 struct Playout {
