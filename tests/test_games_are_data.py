@@ -50,35 +50,30 @@ def _declared(path: Path) -> list[str]:
 
 def game_names() -> list[str]:
     """The names of the games, each as words (``connect_four``: "connect four")."""
-    found = {p.name for p in (ROOT / "rulesets").iterdir() if p.is_dir() and not p.name.startswith((".", "_"))}
+    found = set(OTHER_NAMES)
     for p in (ROOT / "rulesets").iterdir():
-        if p.is_dir():
+        if p.is_dir() and not p.name.startswith((".", "_")):
+            found.add(p.name)
             found.update(_declared(p / f"{p.name}.meeple") if (p / f"{p.name}.meeple").exists() else [])
     for p in (ROOT / "tests" / "testdata").iterdir():
-        if p.stem in NOT_GAMES or p.suffix not in ("", ".meeple"):
-            continue
-        found.add(p.stem)
-        found.update(n for n in _declared(p) if n.lower().replace(" ", "_") not in NOT_GAMES)
-    found.update(OTHER_NAMES)
+        if p.suffix in ("", ".meeple") and p.stem not in NOT_GAMES:
+            found.add(p.stem)
+            found.update(_declared(p))
     words = {re.sub(r"[-_\s]+", " ", n).strip().lower() for n in found}
-    return sorted(w for w in words if w and w not in NOT_GAMES and w.replace(" ", "_") not in NOT_GAMES)
+    return sorted(w for w in words if w and w.replace(" ", "_") not in NOT_GAMES)
 
 
 def pattern() -> re.Pattern:
     """The names in the code's text: the unambiguous ones in any case, the ambiguous in
     the forms AMBIGUOUS gives (Go is the game, go the verb)."""
-    parts = []
-    for name in game_names():
-        if name in AMBIGUOUS or name == "ttt":
-            continue
-        words = [re.escape(w) for w in name.split()]
-        parts.append(r"(?i:\b" + r"[-_\s]?".join(words) + r"(?:'s)?\b)")
-    parts += [f"(?:{f})" for f in AMBIGUOUS.values()] + [r"(?:\bttt\b)"]
+    parts = [r"(?i:\b" + r"[-_\s]?".join(re.escape(w) for w in name.split()) + r"(?:'s)?\b)"
+             for name in game_names() if name not in AMBIGUOUS]
+    parts += [f"(?:{f})" for f in AMBIGUOUS.values()]
     return re.compile("|".join(parts))
 
 
-def code_files() -> list[Path]:
-    return sorted(f for d in CODE for f in (ROOT / d).rglob("*")
+def code_files(folder: str) -> list[Path]:
+    return sorted(f for f in (ROOT / folder).rglob("*")
                   if f.is_file() and f.suffix in SUFFIXES and "__pycache__" not in f.parts)
 
 
@@ -102,9 +97,7 @@ def test_the_names_are_found():
 def test_no_code_names_a_game(folder):
     p = pattern()
     found = []
-    for f in code_files():
-        if f.relative_to(ROOT).parts[0] != folder:
-            continue
+    for f in code_files(folder):
         for n, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1):
             m = p.search(line)
             if m:

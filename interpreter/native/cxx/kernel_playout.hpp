@@ -63,8 +63,7 @@ struct AutoOn {
 // game's instructions, docs/performance.md). False where play_out is to stop, nothing
 // done (the procedure returns as it always did, and the loop sees why), or where the
 // move taken does not go on (a decision of several seats, still waiting: as take()).
-static bool auto_take(St& s) {
-    if (COUNTING || s.simul || s.step.p) return false;
+static bool auto_take(St& s) {   // (AUTO: never while a perft counts; a one-seat site)
     int stop = 0;
     Id seat = -1;
     int i = playout_pick(s, AUTO_PLAY.seats, AUTO_PLAY.max_moves, *AUTO_PLAY.out, stop, seat);
