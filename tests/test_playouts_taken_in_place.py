@@ -13,7 +13,7 @@ import re
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import plain_games as plain, program_of
+from lockstep import kernel_plays_as_python, plain_games as plain, program_of
 from meeple.interpreter.analysis import playouts as playouts_module
 from meeple.interpreter.native import kernel
 
@@ -63,6 +63,40 @@ turn {
   }
 }
 end when t >= 10
+"""
+
+# decisions whose options are values in their order, drawn where they are made: a
+# board's empty cells (the compact form), a range filtered, a list written out in a
+# called procedure; and two whose options go through the state as before: a list held
+# by a local (put in order first), and one with a move without an object
+DRAWN = """ruleset drawn
+players 2..2
+kind Mark { seat: int }
+board b: grid(rows: 3, cols: 4) holds Mark
+zone supply: Mark
+deck marks into supply { 6 of Mark(seat: s) for s in 1..2 }
+var total: int = 0
+var turns: int = 0
+procedure bump() {
+  choose j from [1, 2, 3] as "bump"
+  total = total + j
+}
+turn {
+  turns = turns + 1
+  choose x from [c for c in cells(b) if empty(c)] as "mark"
+  move first(m for m in items(supply) if m.seat == seat(active)) to x
+  choose k from [k for k in 1..5 if k != x.col] as "add"
+  total = total + k
+  let odd = [c.col for c in cells(b) if occupied(c) and c.row == x.row]
+  choose y from odd as "echo"
+  total = total + y
+  if turns % 3 == 0 {
+    call bump()
+  }
+  choose z from [z for z in 1..2 if z != 2] as "stay" or "skip"
+}
+end when turns >= 11
+score(p) = if p == active then total else turns
 """
 
 
@@ -129,3 +163,54 @@ def test_every_decision_of_one_seat_is_taken_in_place_in_a_playout():
     assert len(asked) == len(taken) == 3   # (start, pick, add: "skip" is add's site too)
     assert all(a == b for a, b in taken)
     assert "static bool AUTO = false;" in source and "AutoOn on(seats, max_moves, out);" in source
+
+
+@needs_kernel
+def test_options_drawn_where_they_are_made_are_the_reference_s_moves(monkeypatch):
+    fast, python = programs(DRAWN)
+    want = interpreter.playouts(python, 30, seed=11)
+    assert len({json.dumps(g["result"]) for g in want}) > 5   # (not all alike)
+    got = kernel_games(fast, monkeypatch, 30, seed=11)
+    assert plain(got) == plain(want)
+    assert [list(g["kinds"]) for g in got] == [list(g["kinds"]) for g in want]
+    assert [g["first"] for g in got] == [g["first"] for g in want]
+    assert fast.native_fallbacks == 0
+    compact = kernel_games(fast, monkeypatch, 30, seed=11, compact=True)
+    assert list(compact.moves) == [g["moves"] for g in want]
+
+
+@needs_kernel
+@pytest.mark.parametrize("max_moves", [1, 2, 3, 5, 9, 14])
+def test_a_playout_stopped_at_options_drawn_where_they_are_made_is_the_reference_s(max_moves):
+    # (the limit reached at such a decision: its options put in the state, the
+    # procedure returns, and the playout's loop stops there and hands the game over)
+    fast, python = programs(DRAWN)
+    want = plain(interpreter.playouts(python, 4, seed=2, max_moves=max_moves))
+    got = plain(interpreter.playouts(fast, 4, seed=2, max_moves=max_moves))
+    assert got == want
+    assert all(g["error"] and f"did not end after {max_moves} moves" in g["error"][1] for g in got)
+
+
+@needs_kernel
+def test_a_decision_drawn_where_it_is_made_is_python_s_outside_playouts():
+    # (moves applied one by one, not a playout: the options are in the state as before)
+    fast, python = programs(DRAWN)
+    assert kernel_plays_as_python(fast, python, 4) > 40
+
+
+def test_options_in_their_order_are_drawn_where_they_are_made():
+    # (the C++ of each decision whose options are values in their order, no move
+    # without an object: drawn from the buffer a comprehension writes, or from the list)
+    gen = kernel.Gen(program_of(DRAWN, "rules.meeple", False))
+    source = gen.source()
+    drawn = re.findall(r"const int i_ = auto_pick\(s, n_\); if \(i_ >= 0\) \{ f->(\S+) = (\S+)\[i_\];", source)
+    # (mark, add, and bump in a procedure; not echo, whose list is put in order first, nor
+    # stay, with its move without an object)
+    assert sorted(v for v, _ in drawn) == sorted(["l1.uL1_x", "l1.uL1_k", "l0.uL0_j"])
+    places = sorted(d for _, d in drawn)
+    assert sum(p.endswith(".d") for p in places) >= 1      # (a Grow's buffer: the cells)
+    assert sum(p.endswith(".data()") for p in places) >= 1  # (a Build's: the range)
+    assert places.count("all_") >= 1                      # (a list: [1, 2, 3])
+    taken = re.findall(r"f->pc = (\d+); if \(AUTO && auto_take\(s\)\) goto I(\d+); return;", source)
+    assert len(taken) == len([s for s in gen.sites if s["kind"] == "one"]) == 5   # (each one-seat decision)
+    assert all(a == b for a, b in taken)

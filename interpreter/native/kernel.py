@@ -510,6 +510,34 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         return self.facts.table_list(e) is not None
 
     def _Comprehension(self, e, sc):
+        return self.made_whole(e, self.made_list(e, sc))
+
+    def made_whole(self, e, made) -> str:
+        """The list of ``made_list``'s parts, made whole (a lambda called at once)."""
+        if isinstance(made, str):
+            return made
+        kind, el, out, n, body = made
+        t = self.ty(e)
+        if kind == "grow":
+            if id(e) in self.lending:   # (in the caller's frame, read alone: kernel_lent.py)
+                return (f"([&]({self.lent_type(el)}&& {out}) MK_AI -> const {self.ct(t)}& {{ "
+                        f"size_t {n} = 0; {body} {out}.resize({n}); return {out}.lend(); }}({self.lent_type(el)}()))")
+            # (inlined where it is used: the state and the arguments in registers, not
+            # read again through the lambda's captures after each element written)
+            return (f"([&]() MK_AI -> {self.ct(t)} {{ Grow<{el}> {out}; size_t {n} = 0; "
+                    f"{body} {out}.resize({n}); "
+                    f"return {out}.list(); }}())")
+        if kind == "build":   # (numbers or ids: the first of them on the stack, cxx/kernel_rt.hpp)
+            return f"([&]() -> {self.ct(t)} {{ Build<{el}> {out}; {body} return {out}.list(); }}())"
+        return f"([&]() -> {self.ct(t)} {{ Vec<{el}> {out}; {body} return {self.ct(t)}(std::move({out})); }}())"
+
+    def made_list(self, e, sc) -> str | tuple[str, str, str, str, str]:
+        """The C++ of the comprehension ``e``: an expression where it is made another
+        way, else (kind, element type, buffer, count, body): the body writes the
+        elements into the buffer, a ``Grow`` counted by the count (kind "grow", the
+        compact form), a ``Build`` (kind "build") or a ``Vec`` ("vec"), each declared
+        by the caller (a decision's options drawn from the buffer where they were
+        made: ``Proc._drawn_here``)."""
         if e is self.noting_once:   # (a lasting keep's distinct cells: kernel_components.py)
             return self.noted_once(e, sc)
         kept = self.elementwise(e, sc) or self.tabled_rows(e, sc)   # (kernel_elementwise.py, kernel_rows.py)
@@ -522,36 +550,29 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         filled = self.filled_range(e, sc)   # (a range's, its size known first: kernel_rows.py)
         if filled is not None:
             return filled
-        el = self.ct(t.arg)
+        arg = t.arg
+        assert isinstance(arg, T)   # (a list's elements' type)
+        el = self.ct(arg)
         out = self.fresh("out")
         if self._compactable(e, el):
             # (one loop over a list, its own elements kept where the condition holds:
             # written in place, no branch on the condition's last test)
             n = self.fresh("n")
             body = self.occupied.mapped(e, sc, t, out, n) or self.loops(
-                e, sc, None, reserve=out, compact=(n, lambda inner: self.expr(e.elem, inner, t.arg)))
-            if id(e) in self.lending:   # (in the caller's frame, read alone: kernel_lent.py)
-                return (f"([&]({self.lent_type(el)}&& {out}) MK_AI -> const {self.ct(t)}& {{ "
-                        f"size_t {n} = 0; {body} {out}.resize({n}); return {out}.lend(); }}({self.lent_type(el)}()))")
-            # (inlined where it is used: the state and the arguments in registers, not
-            # read again through the lambda's captures after each element written)
-            return (f"([&]() MK_AI -> {self.ct(t)} {{ Grow<{el}> {out}; size_t {n} = 0; "
-                    f"{body} {out}.resize({n}); "
-                    f"return {out}.list(); }}())")
+                e, sc, None, reserve=out, compact=(n, lambda inner: self.expr(e.elem, inner, arg)))
+            return "grow", el, out, n, body
         if el in ("Id", "I") and e.cond is not None and e.elem.node == "Var" \
                 and any(cl.var == e.elem.name for cl in e.clauses):
             # (a loop's own element kept where the condition holds: written at the end
             # of the list whatever its truth, which is added to its length, no branch)
-            body = self.loops(e, sc, lambda inner, test: f"{out}.push_if({self.expr(e.elem, inner, t.arg)}, "
+            body = self.loops(e, sc, lambda inner, test: f"{out}.push_if({self.expr(e.elem, inner, arg)}, "
                               f"(bool)({test}));", reserve=out, whole=True, truth=True)
         else:
             track_seen(self, e)   # (its size kept for its next first guess: kernel_ordered.py)
-            body = self.loops(e, sc, lambda inner: f"{out}.push_back({self.expr(e.elem, inner, t.arg)});",
+            body = self.loops(e, sc, lambda inner: f"{out}.push_back({self.expr(e.elem, inner, arg)});",
                               reserve=out, whole=True)
             body += kept_seen(self, e, out)
-        if el in ("Id", "I"):   # (numbers or ids: the first of them on the stack, cxx/kernel_rt.hpp)
-            return f"([&]() -> {self.ct(t)} {{ Build<{el}> {out}; {body} return {out}.list(); }}())"
-        return f"([&]() -> {self.ct(t)} {{ Vec<{el}> {out}; {body} return {self.ct(t)}(std::move({out})); }}())"
+        return ("build" if el in ("Id", "I") else "vec"), el, out, "", body
 
     def _compactable(self, e, el: str) -> bool:
         """Whether ``[x for x in xs if cond]`` (one clause, its element the loop's
@@ -1034,21 +1055,56 @@ class Proc(ChanceStatements, ProductOptions):
     def _Ask(self, s):
         if self._product_ask(s):   # (options kept as a product: kernel_products.py)
             return
-        opts, t = self._options(s)
+        t = self.gen.ty(s.options)
         el = t.arg
+        if t.tag != "list" or not isinstance(el, T):
+            raise Unsupported(f"options of a {t}")
+        if not s.when:
+            k, o = self._site(s.var, el, s.verb, s.alone, s.said)
+            plain = self._plain_options(s.options)
+            body = self._ask_body(el, s.alone, o, plain)
+            if s.alone is None and s.said is None and plain and self.by_value(el) \
+                    and self.here() not in self.keyed.asks:
+                self._drawn_here(s, el, k, o, body)
+                return
+            body = f"{self.keyed.counted(self.here(), body)} s.site = {k};"
+        opts, t = self._options(s)
         ce = self.gen.ct(el)
         if s.when:   # verbs offered under a condition: a site per set of verbs offered
             body = self._ask_when(s, el)
-        else:
-            k, o = self._site(s.var, el, s.verb, s.alone, s.said)
-            body = self._ask_body(el, s.alone, o, self._plain_options(s.options))
-            body = f"{self.keyed.counted(self.here(), body)} s.site = {k};"
         # (in a batch of random playouts the move is drawn and taken here and the
         # procedure goes on, where it returned to the playout's loop, which took the
         # move and ran the rules again from here: the same steps, cxx/kernel_playout.hpp)
         self.emit(f"{{ {self._conds(s)}List<{ce}> all_ = {opts}; Id who_ = {self._chooser(s)}; "
                   f"if (who_ < 0 || who_ >= NP) bail(); {body} s.player = who_; }} "
                   f"STEP(s); f->pc = {self.nxt}; if (AUTO && auto_take(s)) goto I{self.nxt}; return;")
+
+    def _drawn_here(self, s, el, k: int, o: str, body: str) -> None:
+        """``_Ask``'s C++ for a decision whose options are values in their order, none of
+        them none (``body`` puts them in ``s.opts``): in a batch of random playouts the
+        move is drawn from them where they were made (a comprehension's buffer, or the
+        list) and the procedure goes on (cxx/kernel_playout.hpp, ``auto_pick``); they are
+        put in the state only where the playout stops there, or for every other caller."""
+        g, e = self.gen, s.options
+        ce, nxt = g.ct(el), self.nxt
+        made = g.made_list(e, self.sc) if e.node == "Comprehension" and id(e) not in self.sc else None
+        if isinstance(made, tuple) and made[0] in ("grow", "build"):
+            kind, _, out, n, mbody = made
+            make = (f"Grow<{ce}> {out}; size_t {n} = 0; {mbody} {out}.resize({n});" if kind == "grow" else
+                    f"Build<{ce}> {out}; {mbody}")
+            size, data, listed = (f"{out}.n", f"{out}.d", f"{out}.list()") if kind == "grow" else \
+                (f"{out}.size()", f"{out}.data()", f"{out}.list()")
+        else:
+            whole = self.x(e, self.gen.ty(e)) if made is None else g.made_whole(e, made)
+            make, size, data, listed = f"List<{ce}> all_ = {whole};", "all_.size()", "all_", "all_"
+        drawn = (f"if (AUTO) {{ const size_t n_ = {size}; if (n_ == 0) bail(); s.site = {k}; s.player = who_; "
+                 f"STEP(s); f->pc = {nxt}; const int i_ = auto_pick(s, n_); "
+                 f"if (i_ >= 0) {{ f->{self.field(s.var)} = {data}[i_]; s.site = -1; s.player = -1; "
+                 f"auto_renew(s); goto I{nxt}; }} s.opts.{o} = {listed}; return; }}")
+        kept = "" if listed == "all_" else f"List<{ce}> all_ = {listed}; "
+        self.emit(f"{{ {make} Id who_ = {self._chooser(s)}; if (who_ < 0 || who_ >= NP) bail(); {drawn} "
+                  f"{kept}{body} s.site = {k}; s.player = who_; }} "
+                  f"STEP(s); f->pc = {nxt}; if (AUTO && auto_take(s)) goto I{nxt}; return;")
 
     def _conds(self, s) -> str:
         """The C++ that sets ``m_`` to the verbs offered under a condition (a bit per

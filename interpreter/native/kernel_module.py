@@ -103,6 +103,7 @@ class ModuleWriter:
             # (a batch of random playouts in progress: a decision's move is drawn and taken
             # where it is asked, and the procedure goes on: cxx/kernel_playout.hpp)
             "static bool AUTO = false; static bool auto_take(St& s);",
+            "static int auto_pick(St& s, size_t n); static inline void auto_renew(St& s);",
             "static inline void W(St& s, I n) { s.work -= n; if (s.work < 0) bail(); }",
             # (a value the rules evaluate k times more, the same each time, evaluated once:
             # the work and the calls of its evaluation counted k times more: Gen.count_equal)

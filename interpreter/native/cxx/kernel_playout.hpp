@@ -24,18 +24,21 @@ struct Playout {
 // seat, its moves per decision and seat) and drawn by the seat's generator: the option's
 // index, with the seat in ``seat``; -1 where the playout stops here, ``stop`` saying why
 // (1: the kernel cannot decide the move, Python plays the game; 2: ``max_moves`` moves
-// made), nothing counted or drawn
-static inline MK_AI int playout_pick(St& s, PyRandom* seats, I max_moves, Playout& out, int& stop, Id& seat) {
-    if (s.site < 0) return stop = 1, -1;
-    if (out.moves >= max_moves) return stop = 2, -1;
-    seat = s.player;
-    int n = site_count(s, seat);
+// made), nothing counted or drawn. playout_draw: its part once the seat and its ``n``
+// options are known (auto_pick's too)
+static inline MK_AI int playout_draw(St& s, PyRandom* seats, Playout& out, int& stop, Id seat, int n) {
     if (n <= 0 || n >= (1 << 30)) return stop = 1, -1;
     if (out.moves == 0) out.first = s.simul && s.each_n != 1 ? -1 : seat;
     size_t at = (size_t)s.site * NP + seat;
     if (out.counts[at]++ == 0) out.order.push_back(at);
     out.moves += 1;
     return seats[seat].below(n);
+}
+static inline MK_AI int playout_pick(St& s, PyRandom* seats, I max_moves, Playout& out, int& stop, Id& seat) {
+    if (s.site < 0) return stop = 1, -1;
+    if (out.moves >= max_moves) return stop = 2, -1;
+    seat = s.player;
+    return playout_draw(s, seats, out, stop, seat, site_count(s, seat));
 }
 
 // the playout in progress (AUTO): its seats' generators, its moves' limit, its answer
@@ -63,6 +66,13 @@ struct AutoOn {
 // game's instructions, docs/performance.md). False where play_out is to stop, nothing
 // done (the procedure returns as it always did, and the loop sees why), or where the
 // move taken does not go on (a decision of several seats, still waiting: as take()).
+// the run begun again after a move taken in place, as run() begins it
+static inline MK_AI void auto_renew(St& s) {
+    ++EPOCH;
+    s.steps = 0;
+    s.calls = s.depth = 0;
+    s.work = WORK;
+}
 static bool auto_take(St& s) {   // (AUTO: never while a perft counts; a one-seat site)
     int stop = 0;
     Id seat = -1;
@@ -70,11 +80,22 @@ static bool auto_take(St& s) {   // (AUTO: never while a perft counts; a one-sea
     if (i < 0) return false;
     s.moves += 1;   // (take)
     if (!site_take(s, i, seat)) return false;
-    ++EPOCH;   // (run)
-    s.steps = 0;
-    s.calls = s.depth = 0;
-    s.work = WORK;
+    auto_renew(s);
     return true;
+}
+// auto_take where the decision's ``n`` options (by value, none of them none) are still
+// where the procedure made them, not yet in ``s.opts`` (s.site and s.player set): the
+// option's index drawn and the move counted as taken, the procedure then setting its
+// local to that option and calling auto_renew; -1 where play_out is to stop (the options
+// then put in ``s.opts`` and the procedure returns). A decision's list made and kept in
+// the state, then read through site_count and site_take, was about a sixth of a connect
+// four game's time (docs/performance.md)
+static int auto_pick(St& s, size_t n) {
+    int stop = 0;
+    if (AUTO_PLAY.out->moves >= AUTO_PLAY.max_moves) return -1;
+    int i = playout_draw(s, AUTO_PLAY.seats, *AUTO_PLAY.out, stop, s.player, n < (1 << 30) ? (int)n : -1);
+    if (i >= 0) s.moves += 1;   // (take)
+    return i;
 }
 
 // plays ``s`` to its end with the seats' generators: 0 the game is over, 1 the kernel
