@@ -65,10 +65,11 @@ turn {
 end when t >= 10
 """
 
-# decisions whose options are values in their order, drawn where they are made: a
-# board's empty cells (the compact form), a range filtered, a list written out in a
-# called procedure; and two whose options go through the state as before: a list held
-# by a local (put in order first), and one with a move without an object
+# decisions whose options are values in their order, drawn where they are made (a
+# board's empty cells, the compact form; a range filtered; a list written out in a
+# called procedure), and three whose options go through the state as before: a list
+# held by a local and items (each put in order first), and one with a move without an
+# object
 DRAWN = """ruleset drawn
 players 2..2
 kind Mark { seat: int }
@@ -84,7 +85,8 @@ procedure bump() {
 turn {
   turns = turns + 1
   choose x from [c for c in cells(b) if empty(c)] as "mark"
-  move first(m for m in items(supply) if m.seat == seat(active)) to x
+  choose w from [m for m in items(supply) if m.seat == seat(active)] as "use"
+  move w to x
   choose k from [k for k in 1..5 if k != x.col] as "add"
   total = total + k
   let odd = [c.col for c in cells(b) if occupied(c) and c.row == x.row]
@@ -204,13 +206,13 @@ def test_options_in_their_order_are_drawn_where_they_are_made():
     gen = kernel.Gen(program_of(DRAWN, "rules.meeple", False))
     source = gen.source()
     drawn = re.findall(r"const int i_ = auto_pick\(s, n_\); if \(i_ >= 0\) \{ f->(\S+) = (\S+)\[i_\];", source)
-    # (mark, add, and bump in a procedure; not echo, whose list is put in order first, nor
-    # stay, with its move without an object)
-    assert sorted(v for v, _ in drawn) == sorted(["l1.uL1_x", "l1.uL1_k", "l0.uL0_j"])
-    places = sorted(d for _, d in drawn)
-    assert sum(p.endswith(".d") for p in places) >= 1      # (a Grow's buffer: the cells)
-    assert sum(p.endswith(".data()") for p in places) >= 1  # (a Build's: the range)
-    assert places.count("all_") >= 1                      # (a list: [1, 2, 3])
+    # (mark, add, and bump in a procedure; not echo nor use, whose lists are put in
+    # order first, nor stay, with its move without an object)
+    where = {v.split("_")[-1]: d for v, d in drawn}
+    assert sorted(where) == ["j", "k", "x"]
+    assert where["x"].endswith(".d")         # (a Grow's buffer: the empty cells)
+    assert where["k"].endswith(".data()")    # (a Build's: the range)
+    assert where["j"] == "all_"              # (the list: [1, 2, 3])
     taken = re.findall(r"f->pc = (\d+); if \(AUTO && auto_take\(s\)\) goto I(\d+); return;", source)
-    assert len(taken) == len([s for s in gen.sites if s["kind"] == "one"]) == 5   # (each one-seat decision)
+    assert len(taken) == len([s for s in gen.sites if s["kind"] == "one"]) == 6   # (each one-seat decision)
     assert all(a == b for a, b in taken)
