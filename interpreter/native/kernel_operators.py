@@ -59,8 +59,9 @@ class Operators:
 
     def _better(self, op: Operator, e, sc) -> str | None:
         """The passes that write an operation better than its form, where one does."""
-        if op.name == "and":
-            return self.occupied_and(e, sc)   # (no branch on the cell: kernel_early.py)
+        if op.name == "and":   # (a cell's bit in the index of a top's value: kernel_tops.py;
+            # else no branch on the cell: kernel_early.py)
+            return self.tops.cell_bit(e, sc) or self.occupied_and(e, sc)
         if op.language.mirror:   # (a comparison: dsl/operators.py)
             # (a count of a top's cells against all a mask's: kernel_tops.py; a count
             # stopped once the comparison is decided)
