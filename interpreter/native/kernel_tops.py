@@ -394,11 +394,12 @@ class TopWalks:
         name of a cell of a board and A an attribute no statement changes (``mine(z, s)``,
         tested at each cell a walk along a ray meets): the bit of x in the row of V of the
         index, where the test read the zone's size, then its top item, then the item's
-        value, each read waiting for the one before (a connect four game 0.85–0.88 of the
-        time, though 5% more instructions). The same truth as the reference, no work
-        counted; a cell that is none bails (``nn``), the move left to Python. Not where
-        the zones read are noted (``reads_of``: a lasting keep's body, a walk's: go's kept
-        groups read their stones so). Else None."""
+        value, each read waiting for the one before (a game whose end is tested along rays
+        so: 0.85–0.88 of the time, though 5% more instructions, docs/performance.md). The
+        same truth as the reference, no work counted; a cell that is none bails (``nn``),
+        the move left to Python. Not where the zones read are noted (``reads_of``: a
+        lasting keep's body, a walk's: the kept groups of connected pieces read their
+        pieces so). Else None."""
         g = self.gen
         left = e.left
         if left.node == "UnOp" and left.op == "not":   # (``not empty(x)``, as core/tops.py reads it)

@@ -88,8 +88,8 @@ static bool auto_take(St& s) {   // (AUTO: never while a perft counts; a one-sea
 // option's index drawn and the move counted as taken, the procedure then setting its
 // local to that option and calling auto_renew; -1 where play_out is to stop (the options
 // then put in ``s.opts`` and the procedure returns). A decision's list made and kept in
-// the state, then read through site_count and site_take, was about a sixth of a connect
-// four game's time (docs/performance.md)
+// the state, then read through site_count and site_take, was up to a sixth of a small
+// game's time (docs/performance.md)
 static int auto_pick(St& s, size_t n) {
     int stop = 0;
     if (AUTO_PLAY.out->moves >= AUTO_PLAY.max_moves) return -1;
