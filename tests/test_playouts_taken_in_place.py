@@ -113,19 +113,25 @@ def kernel_games(program, monkeypatch, games: int, **options) -> list[dict]:
         return interpreter.playouts(program, games, **options)
 
 
-@needs_kernel
-def test_decisions_taken_where_they_are_asked_are_the_reference_s_moves(monkeypatch):
-    fast, python = programs(NESTED)
-    want = interpreter.playouts(python, 40, seed=3)
+def games_as_the_reference(text: str, monkeypatch, games: int, seed: int) -> None:
+    """The kernel plays every game of the playouts of ``text`` (``games`` from ``seed``),
+    and they are the reference's, in the dict form and the compact one."""
+    fast, python = programs(text)
+    want = interpreter.playouts(python, games, seed=seed)
     assert len({(g["moves"], json.dumps(g["result"])) for g in want}) > 5   # (not all alike)
-    got = kernel_games(fast, monkeypatch, 40, seed=3)
+    got = kernel_games(fast, monkeypatch, games, seed=seed)
     assert plain(got) == plain(want)
     assert [list(g["kinds"]) for g in got] == [list(g["kinds"]) for g in want]
     assert [g["first"] for g in got] == [g["first"] for g in want]
     assert fast.native_fallbacks == 0
     # (the compact form: the same numbers)
-    compact = kernel_games(fast, monkeypatch, 40, seed=3, compact=True)
+    compact = kernel_games(fast, monkeypatch, games, seed=seed, compact=True)
     assert list(compact.moves) == [g["moves"] for g in want]
+
+
+@needs_kernel
+def test_decisions_taken_where_they_are_asked_are_the_reference_s_moves(monkeypatch):
+    games_as_the_reference(NESTED, monkeypatch, 40, seed=3)
 
 
 @needs_kernel
@@ -169,16 +175,7 @@ def test_every_decision_of_one_seat_is_taken_in_place_in_a_playout():
 
 @needs_kernel
 def test_options_drawn_where_they_are_made_are_the_reference_s_moves(monkeypatch):
-    fast, python = programs(DRAWN)
-    want = interpreter.playouts(python, 30, seed=11)
-    assert len({json.dumps(g["result"]) for g in want}) > 5   # (not all alike)
-    got = kernel_games(fast, monkeypatch, 30, seed=11)
-    assert plain(got) == plain(want)
-    assert [list(g["kinds"]) for g in got] == [list(g["kinds"]) for g in want]
-    assert [g["first"] for g in got] == [g["first"] for g in want]
-    assert fast.native_fallbacks == 0
-    compact = kernel_games(fast, monkeypatch, 30, seed=11, compact=True)
-    assert list(compact.moves) == [g["moves"] for g in want]
+    games_as_the_reference(DRAWN, monkeypatch, 30, seed=11)
 
 
 @needs_kernel
