@@ -91,7 +91,8 @@ def test_one_cell_s_test_reads_its_bit_in_the_index():
     # (the seats 1 and 2, the weights 5 and 9, the colours red and blue: 6 slots)
     assert gen.tops.n == 6 and "struct TopSlots { static constexpr int N = 6;" in source
     # (a seat's slot by a subtraction; a weight's or a colour's by a search)
-    assert re.search(r"static inline int T\d+\(I v\) \{ return \(uint64_t\)\(v - 1LL\) < 2ULL \? 0 \+ ", source)
+    assert re.search(r"static inline int T\d+\(I v\) \{ const uint64_t d = \(uint64_t\)v - \(uint64_t\)\(1LL\); "
+                     r"return d < 2ULL \? 0 \+ \(int\)d : TopSlots::N; \}", source)
     assert len(re.findall(r"static inline int T\d+\(\w+ v\) \{ return eq\(", source)) == 2
 
 

@@ -172,8 +172,8 @@ class TopWalks:
         if span is not None:   # (numbers a..b in slots k..k + b - a: one subtraction, no search)
             a, n, k = span
             return g.tables.table(("TOPSLOT", attr, str(at)), lambda t: (
-                f"static inline int {t}(I v) {{ return (uint64_t)(v - {a}LL) < {n}ULL ? "
-                f"{k} + (int)(v - {a}LL) : TopSlots::N; }}"))
+                f"static inline int {t}(I v) {{ const uint64_t d = (uint64_t)v - (uint64_t)({a}LL); "
+                f"return d < {n}ULL ? {k} + (int)d : TopSlots::N; }}"))
         table = g.tables.value_table(("A", attr, str(at)), self._values(attr, at), at)
         tests = "".join(f"eq({table}[{item}], v) ? {slot} : " for slot, item in of.values())
         return g.tables.table(("TOPSLOT", attr, str(at)),

@@ -58,6 +58,14 @@ struct AutoOn {
     AutoOn(const AutoOn&) = delete;
 };
 
+// the run begun again after a move taken in place, as run() begins it
+static inline MK_AI void auto_renew(St& s) {
+    ++EPOCH;
+    s.steps = 0;
+    s.calls = s.depth = 0;
+    s.work = WORK;
+}
+
 // A decision of one seat asked in a playout (AUTO): its move picked as play_out picks it
 // and taken here, where the procedure asked it, and the run begun again as run() begins
 // it (its steps, calls and work anew, the epoch renewed): true, and the procedure goes on
@@ -66,13 +74,6 @@ struct AutoOn {
 // game's instructions, docs/performance.md). False where play_out is to stop, nothing
 // done (the procedure returns as it always did, and the loop sees why), or where the
 // move taken does not go on (a decision of several seats, still waiting: as take()).
-// the run begun again after a move taken in place, as run() begins it
-static inline MK_AI void auto_renew(St& s) {
-    ++EPOCH;
-    s.steps = 0;
-    s.calls = s.depth = 0;
-    s.work = WORK;
-}
 static bool auto_take(St& s) {   // (AUTO: never while a perft counts; a one-seat site)
     int stop = 0;
     Id seat = -1;
