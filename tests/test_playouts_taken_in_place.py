@@ -188,6 +188,7 @@ def test_a_playout_stopped_at_options_drawn_where_they_are_made_is_the_reference
     got = plain(interpreter.playouts(fast, 4, seed=2, max_moves=max_moves))
     assert got == want
     assert all(g["error"] and f"did not end after {max_moves} moves" in g["error"][1] for g in got)
+    assert fast.native_fallbacks == 4   # (every game stopped by the kernel, none finished)
 
 
 @needs_kernel
