@@ -129,6 +129,17 @@ def games_as_the_reference(text: str, monkeypatch, games: int, seed: int) -> Non
     assert list(compact.moves) == [g["moves"] for g in want]
 
 
+def stopped_as_the_reference(text: str, games: int, seed: int, max_moves: int) -> None:
+    """Each of the playouts of ``text`` stopped by ``max_moves`` before its end, by the
+    kernel (which hands it to Python, which says so), as the reference stops it."""
+    fast, python = programs(text)
+    want = plain(interpreter.playouts(python, games, seed=seed, max_moves=max_moves))
+    got = plain(interpreter.playouts(fast, games, seed=seed, max_moves=max_moves))
+    assert got == want
+    assert all(g["error"] and f"did not end after {max_moves} moves" in g["error"][1] for g in got)
+    assert fast.native_fallbacks == games   # (every game stopped by the kernel, none finished)
+
+
 @needs_kernel
 def test_decisions_taken_where_they_are_asked_are_the_reference_s_moves(monkeypatch):
     games_as_the_reference(NESTED, monkeypatch, 40, seed=3)
@@ -139,12 +150,7 @@ def test_decisions_taken_where_they_are_asked_are_the_reference_s_moves(monkeypa
 def test_a_playout_stopped_between_two_decisions_of_a_turn_is_the_reference_s(max_moves, monkeypatch):
     # (the limit reached at a decision taken in place: the procedure returns, the
     # playout's loop stops there and hands the game to Python, which says so)
-    fast, python = programs(NESTED)
-    want = plain(interpreter.playouts(python, 6, seed=8, max_moves=max_moves))
-    got = plain(interpreter.playouts(fast, 6, seed=8, max_moves=max_moves))
-    assert got == want
-    assert all(g["error"] and f"did not end after {max_moves} moves" in g["error"][1] for g in got)
-    assert fast.native_fallbacks == 6   # (every game stopped by the kernel, none finished)
+    stopped_as_the_reference(NESTED, 6, 8, max_moves)
     # (a limit the games do not reach: every game the kernel's)
     fast, python = programs(NESTED)
     assert plain(kernel_games(fast, monkeypatch, 6, seed=8, max_moves=200)) == \
@@ -183,12 +189,7 @@ def test_options_drawn_where_they_are_made_are_the_reference_s_moves(monkeypatch
 def test_a_playout_stopped_at_options_drawn_where_they_are_made_is_the_reference_s(max_moves):
     # (the limit reached at such a decision: its options put in the state, the
     # procedure returns, and the playout's loop stops there and hands the game over)
-    fast, python = programs(DRAWN)
-    want = plain(interpreter.playouts(python, 4, seed=2, max_moves=max_moves))
-    got = plain(interpreter.playouts(fast, 4, seed=2, max_moves=max_moves))
-    assert got == want
-    assert all(g["error"] and f"did not end after {max_moves} moves" in g["error"][1] for g in got)
-    assert fast.native_fallbacks == 4   # (every game stopped by the kernel, none finished)
+    stopped_as_the_reference(DRAWN, 4, 2, max_moves)
 
 
 @needs_kernel

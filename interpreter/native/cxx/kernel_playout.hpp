@@ -94,7 +94,7 @@ static bool auto_take(St& s) {   // (AUTO: never while a perft counts; a one-sea
 static int auto_pick(St& s, size_t n) {
     int stop = 0;
     if (AUTO_PLAY.out->moves >= AUTO_PLAY.max_moves) return -1;
-    int i = playout_draw(s, AUTO_PLAY.seats, *AUTO_PLAY.out, stop, s.player, n < (1 << 30) ? (int)n : -1);
+    int i = playout_draw(s, AUTO_PLAY.seats, *AUTO_PLAY.out, stop, s.player, (int)std::min(n, (size_t)1 << 30));
     if (i >= 0) s.moves += 1;   // (take)
     return i;
 }
