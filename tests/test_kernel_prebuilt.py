@@ -168,7 +168,7 @@ def shared_parts(text: str) -> str:
 
 
 def test_the_generators_are_compiled_in_the_object_not_in_each_kernel():
-    """Python's Mersenne Twister and the random bots' seeds (no game's), and the code
+    """Python's Mersenne Twister (the rollouts') and the random bots' seeds (no game's), and the code
     that carries a state's values to and from Python (export() and load(), read from
     the tables of each program), are part of the runtime a kernel starts with
     (precompiled); their functions, the AVX2, AVX-512 and SHA-NI copies and the choice
@@ -182,8 +182,7 @@ def test_the_generators_are_compiled_in_the_object_not_in_each_kernel():
     runtime = kernel_pch.runtime()
     assert source.startswith(runtime)
     own, shared = source[len(runtime):], shared_parts(runtime)
-    for name in ("bot_generators(", "read_random(", "write_random(", "PyRandom::init_by_array(",
-                 "Generators::seed(", "sha256_block(", "direct_layout(", "init_words(",
+    for name in ("bot_generators(", "read_random(", "write_random(", "sha256_block(", "direct_layout(",
                  "sha256_block_ni(", "sha256_digests("):
         defined = [r for r in source.splitlines()
                    if name in r and not r[0].isspace() and not r.startswith("//") and not r.rstrip().endswith(";")]
@@ -194,7 +193,7 @@ def test_the_generators_are_compiled_in_the_object_not_in_each_kernel():
         defined = [r for r in source.splitlines() if r.startswith(head)]
         assert len(defined) == 1 and defined[0] in shared and defined[0] not in own, (head, defined)
     for avx in ('target("avx2")', 'target("avx512f")', 'target("sha,sse4.1")', "__builtin_cpu_supports",
-                "init_halves_avx2(", "sha_lanes_avx2(", "init_lanes_avx512(", "sha_lanes_avx512(", "_mm_sha256rnds2_epu32("):
+                "sha_lanes_avx2(", "sha_lanes_avx512(", "_mm_sha256rnds2_epu32("):
         assert avx in shared and avx not in own, avx
     assert "bot_generators(" in own and "read_random(" in own and "write_random(" in own
     for name in ("vars_from_py(", "pending_py(", "pending_from_py(", "load_py(", "locals_from_py(",

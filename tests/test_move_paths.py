@@ -23,7 +23,7 @@ from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import bots
 from meeple.interpreter.analysis import simulation
-from meeple.interpreter.play import record
+from meeple.interpreter.play import record, rng
 from meeple.interpreter.play.views import view
 
 from meeple import interpreter
@@ -401,16 +401,37 @@ class Counted:
         return next(self.counts)
 
 
-@pytest.mark.parametrize("seed", [0, 1, bots.bot_seed(7, 3, 1)])
-def test_the_random_playouts_mover_draws_as_randrange(seed):
-    # the mover of interpreter.playouts draws in place what the bot's randrange would (the same moves, so the
-    # same simulated games); a count of 0 fails as randrange fails
+class Listed:
+    """A list of ``n`` moves as a bot reads it (its length)."""
+
+    def __init__(self, n: int):
+        self.n = n
+
+    def __len__(self) -> int:
+        return self.n
+
+
+@pytest.mark.parametrize("seed", [0, 1, -5, bots.bot_seed(7, 3, 1)])
+def test_the_random_playouts_mover_draws_as_the_random_bot(seed):
+    # the mover of interpreter.playouts draws what RandomBot draws (the same moves, so the
+    # same simulated games), each draw the top bits of the next SplitMix64 output, as many
+    # as n - 1 has, until below n (none for n == 1); a count of 0 fails
     rnd = random.Random(99)
     counts = [1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 31, 32, 33, 100, 128, 1000, 4096, 4097, 2 ** 40 + 1]
     counts += [rnd.randrange(1, 300) for _ in range(2000)]
-    move = bots._random_mover(random.Random(seed))   # (interpreter.playouts' bots)
-    reference = random.Random(seed)
+    move = bots._random_mover(seed)   # (interpreter.playouts' bots)
+    bot = bots.RandomBot(seed)
     game = Counted(counts)
-    assert [move(game, 0) for _ in counts] == [reference.randrange(n) for n in counts]
+    got = [move(game, 0) for _ in counts]
+    assert got == [bot.choose({}, Listed(n)) for n in counts]
+    state, want = rng.seed_state(seed), []
+    for n in counts:
+        r = None
+        while n > 1 and (r is None or r >= n):
+            state, z = rng.next_u64(state)
+            r = z >> (64 - (n - 1).bit_length())
+        want.append(r or 0)
+    assert got == want and all(0 <= r < n for r, n in zip(got, counts))
+    assert len(set(got[19:])) > 250   # (not all alike)
     with pytest.raises(ValueError):
         move(Counted([0]), 0)

@@ -415,8 +415,8 @@ def test_mcts_beats_random_at_tic_tac_toe():
 
 def test_mcts_beats_random_at_small_dots_and_boxes():
     ruleset = interpreter.load("dots-and-boxes", variants=["small"])
-    wins, _ = wins_against_random(ruleset, "mcts:iterations=40", 6)
-    assert wins == 6
+    wins, draws = wins_against_random(ruleset, "mcts:iterations=40", 6)
+    assert wins >= 5 and wins + draws == 6   # (no loss: two boxes each is a draw)
 
 
 def test_mcts_beats_random_at_kalah():

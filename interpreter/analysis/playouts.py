@@ -9,8 +9,9 @@ Game ``i`` of a batch from ``seed`` is defined so (and ``meeple simulate --bot r
 - it starts as ``program.new_game(seed=seed + i)``; from a position, as that position
   with its generator set to ``rng.seed_state(seed + i)`` (each game draws its chance
   anew);
-- seat ``s`` draws its moves as ``RandomBot(bot_seed(seed, i, s))`` does: a move is
-  ``rng.randrange(n)`` of its ``n`` legal moves, with ``rng = random.Random(bot_seed(...))``;
+- seat ``s`` draws its moves as ``RandomBot(bot_seed(seed, i, s))`` does: its generator's
+  state is ``rng.seed_state(bot_seed(...))`` (play/rng.py, SplitMix64) and a move among
+  its ``n`` legal moves is ``rng.pick(state, n)``;
 - a chance step (a position in explicit chance mode) is drawn by ``sample_chance()``.
 """
 from __future__ import annotations
@@ -19,7 +20,6 @@ import copy
 import gc
 import marshal
 import operator
-import random
 from array import array
 from collections import Counter
 from collections.abc import Sequence
@@ -92,7 +92,7 @@ def play_batch(program, plan: Sequence[tuple[int, Sequence[int]]], start=None,
                max_moves: int = MAX_MOVES) -> list[dict]:
     """The playouts of ``plan``: per game its seed and each seat's bot seed (``playouts``
     without the numbering); by the kernel where the program has one."""
-    games = [(rng.seed_state(s), tuple(map(_seed_bytes, seats))) for s, seats in plan]
+    games = [(rng.seed_state(s), tuple(map(rng.seed_state, seats))) for s, seats in plan]
     got = _in_kernel(program, games or None, start, max_moves, [s for s, _ in plan], False)
     out: list = [None] * len(plan) if got is None else got
     for k, (game_seed, seats) in enumerate(plan):
@@ -115,7 +115,7 @@ def reference(program, game_seed: int, seats: Sequence[int], start=None,
     """One playout played move by move through the ``Game`` API (by Python, or by a
     kernel a move at a time; not by it without ``kernel``): what the kernel's batch must
     give."""
-    movers = [_random_mover(random.Random(s)) for s in seats]
+    movers = [_random_mover(s) for s in seats]
     tally = GameTally()
     out: dict[str, Any] = {"seed": game_seed, "result": None, "moves": 0, "turns": 0,
                            "first": None, "kinds": {}, "error": None}
@@ -307,13 +307,6 @@ def run_compact(program, seed: int, first: int, count: int, max_moves: int = MAX
 def _kind_names(kernel) -> tuple[str, ...]:
     """The kind of move of each of the kernel's decisions, as ``stats.move_kind`` names it."""
     return tuple(verb if verb else f"({tc})" for tc, verb, _alone in kernel.sites)
-
-
-def _seed_bytes(seed: int) -> bytes:
-    """What ``random.Random(seed)`` seeds its generator with: the seed's absolute value
-    as 32-bit words, least significant first (as bytes, little-endian)."""
-    seed = abs(seed)
-    return seed.to_bytes(max(1, (seed.bit_length() + 31) // 32) * 4, "little")
 
 
 class _Results:

@@ -9,6 +9,7 @@ import math
 import random
 from collections.abc import Mapping
 
+from ..play import rng as _rng
 from .search import CUTOFF, ITERATIONS, SCALE, GreedyBot, IsmctsBot, MctsBot
 
 _BOT_SEED_TAG = b"meeple/bot-seed/v1"
@@ -25,17 +26,20 @@ def bot_seed(seed: int, game: int, seat: int) -> int:
 
 
 class RandomBot:
-    """Picks uniformly among the legal moves, from its own seeded generator."""
+    """Picks uniformly among the legal moves, from its own seeded generator: SplitMix64,
+    the game's kind of generator (play/rng.py), its state ``rng.seed_state(seed)``, a
+    move drawn by ``rng.pick`` (the random seats of ``interpreter.playouts`` draw so)."""
 
     name = "random"
 
     def __init__(self, seed: int = 0, **_options):
-        # seeded with bot_seed(...): Mersenne Twister is predictable from its outputs,
-        # but what it would give away is only this hash, not the game seed
-        self.rng = random.Random(seed)
+        # seeded with bot_seed(...): the generator's state tells what its outputs are,
+        # but it is only bits of that hash, nothing of the game seed
+        self.state = _rng.seed_state(seed)
 
     def choose(self, view: dict, moves: list[str]) -> int:
-        return self.rng.randrange(len(moves))
+        self.state, i = _rng.pick(self.state, len(moves))
+        return i
 
 
 class FirstBot:
@@ -279,20 +283,15 @@ def mover(bot):
     return lambda game, seat: bot_move(bot, game, seat)
 
 
-def _random_mover(rng: random.Random):
-    """The random bots of ``interpreter.playouts``: ``rng.randrange(game.move_count(seat))`` with the draw
-    written in place, as ``random.Random`` draws below n (``_randbelow_with_getrandbits``:
-    bits of n's length until one is below n), so the same moves
-    (tests/test_move_paths.py checks the draws against randrange's)."""
-    bits, randrange = rng.getrandbits, rng.randrange
+def _random_mover(seed: int):
+    """The random bots of ``interpreter.playouts``: ``RandomBot(seed)``'s draws (``rng.
+    pick`` of ``game.move_count(seat)``), with the bot's view and the moves' names not
+    made."""
+    state = _rng.seed_state(seed)
+    pick = _rng.pick
 
     def move(game, seat: int) -> int:
-        n = game.move_count(seat)
-        if n <= 0:
-            return randrange(n)  # (its error)
-        k = n.bit_length()
-        r = bits(k)
-        while r >= n:
-            r = bits(k)
-        return r
+        nonlocal state
+        state, i = pick(state, game.move_count(seat))
+        return i
     return move

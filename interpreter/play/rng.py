@@ -1,5 +1,6 @@
 """The game's only source of randomness: SplitMix64, whose whole state is one integer
-kept in the game state, so a record (seed + moves) replays exactly on any machine."""
+kept in the game state, so a record (seed + moves) replays exactly on any machine. The
+random bots draw from a generator of their own of the same kind (``pick``)."""
 from __future__ import annotations
 
 MASK = (1 << 64) - 1
@@ -32,6 +33,26 @@ def below(state: int, n: int) -> tuple[int, int]:
         z ^= z >> 31
         if z < limit:
             return state, z % n
+
+
+def pick(state: int, n: int) -> tuple[int, int]:
+    """Returns (new state, a uniform integer in 0..n-1) as a random bot draws its move
+    among ``n`` (bots.RandomBot, the playouts' seats): the top ``k`` bits of the next
+    64-bit output, ``k`` the bit length of ``n - 1``, drawn again until below ``n``
+    (no division: the kernels draw so too); for ``n == 1``, 0 and nothing drawn."""
+    if n <= 1:
+        if n == 1:
+            return state, 0
+        raise ValueError(f"no move to pick among {n}")
+    shift = 64 - (n - 1).bit_length()
+    while True:
+        # (next_u64, in place)
+        state = (state + GOLDEN) & MASK
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        r = (z ^ (z >> 31)) >> shift
+        if r < n:
+            return state, r
 
 
 def shuffle(state: int, items: list) -> int:

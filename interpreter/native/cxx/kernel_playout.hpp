@@ -3,9 +3,7 @@
 // interpreter/native/kernel_module.py after cxx/kernel_glue.hpp.
 //
 // Each seat draws its moves as a random bot does (bots.RandomBot, bots._random_mover):
-// Python's ``random.Random(seed)`` (MT19937 seeded by init_by_array with the seed's
-// 32-bit words, least significant first: Python gives them as bytes), a move drawn as
-// ``randrange(n)`` draws it (``getrandbits(n.bit_length())`` until below n). A chance
+// SplitMix64 from rng.seed_state(seed), a move drawn as rng.pick draws it (bot_pick). A chance
 // step (a state in explicit chance mode) is drawn from the state's generator
 // (Game.sample_chance); in the seeded mode the rules draw from it as always. The
 // generators and their seeding: cxx/kernel_random.hpp, part of the runtime. While a game
@@ -20,21 +18,31 @@ struct Playout {
     std::vector<size_t> order; // those counted, in the order of their first moves
 };
 
+// rng.pick: a random seat's move among ``n`` (1 <= n < 2**30): 0 for one, nothing drawn;
+// else the top bits, as many as n - 1 has, of the generator's next output, until below n
+static inline int bot_pick(uint64_t& state, int n) {
+    if (n == 1) return 0;
+    const int shift = __builtin_clzll((unsigned long long)(n - 1));   // (64 - (n - 1).bit_length())
+    uint64_t r;
+    do r = next_u64(state) >> shift; while (r >= (uint64_t)n);
+    return (int)r;
+}
+
 // One move of a playout at the decision pending: counted (the playout's moves, its first
 // seat, its moves per decision and seat) and drawn by the seat's generator: the option's
 // index, with the seat in ``seat``; -1 where the playout stops here, ``stop`` saying why
 // (1: the kernel cannot decide the move, Python plays the game; 2: ``max_moves`` moves
 // made), nothing counted or drawn. playout_draw: its part once the seat and its ``n``
 // options are known (auto_pick's too)
-static inline MK_AI int playout_draw(St& s, PyRandom* seats, Playout& out, int& stop, Id seat, int n) {
+static inline MK_AI int playout_draw(St& s, uint64_t* seats, Playout& out, int& stop, Id seat, int n) {
     if (n <= 0 || n >= (1 << 30)) return stop = 1, -1;
     if (out.moves == 0) out.first = s.simul && s.each_n != 1 ? -1 : seat;
     size_t at = (size_t)s.site * NP + seat;
     if (out.counts[at]++ == 0) out.order.push_back(at);
     out.moves += 1;
-    return seats[seat].below(n);
+    return bot_pick(seats[seat], n);
 }
-static inline MK_AI int playout_pick(St& s, PyRandom* seats, I max_moves, Playout& out, int& stop, Id& seat) {
+static inline MK_AI int playout_pick(St& s, uint64_t* seats, I max_moves, Playout& out, int& stop, Id& seat) {
     if (s.site < 0) return stop = 1, -1;
     if (out.moves >= max_moves) return stop = 2, -1;
     seat = s.player;
@@ -43,14 +51,14 @@ static inline MK_AI int playout_pick(St& s, PyRandom* seats, I max_moves, Playou
 
 // the playout in progress (AUTO): its seats' generators, its moves' limit, its answer
 struct AutoPlay {
-    PyRandom* seats = nullptr;
+    uint64_t* seats = nullptr;
     I max_moves = 0;
     Playout* out = nullptr;
 };
 static AutoPlay AUTO_PLAY;
 // AUTO set for a playout (and cleared as it ends, whichever way)
 struct AutoOn {
-    AutoOn(PyRandom* seats, I max_moves, Playout& out) {
+    AutoOn(uint64_t* seats, I max_moves, Playout& out) {
         AUTO_PLAY = AutoPlay{seats, max_moves, &out};
         AUTO = true;
     }
@@ -103,7 +111,7 @@ static int auto_pick(St& s, size_t n) {
 // cannot decide a move (Python plays the game: it gives the result or error), 2 the game
 // did not end within ``max_moves`` moves (Python says so). Each decision of one seat is
 // taken where the rules ask it (auto_take), so a whole game is mostly one run.
-static int play_out(St& s, PyRandom* seats, I max_moves, Playout& out) {
+static int play_out(St& s, uint64_t* seats, I max_moves, Playout& out) {
     out.counts.assign((size_t)(NSITES > 0 ? NSITES : 1) * NP, 0);
     out.order.clear();
     out.moves = 0;
@@ -129,32 +137,20 @@ static int play_out(St& s, PyRandom* seats, I max_moves, Playout& out) {
     return 0;
 }
 
-// the seats' generators of the listed games first..first+count-1 (each (rng, seeds):
-// per seat its seed as bytes, the seed's absolute value, least significant byte first,
-// in whole 32-bit words), seeded together; false where a game is not so
-static bool seeded(PyObject* list, Py_ssize_t first, Py_ssize_t count, Generators& out) {
-    size_t n = (size_t)count * NP;
-    for (size_t t0 = 0; t0 < n; t0 += MT_GROUP) {
-        uint32_t key[MT_GROUP][MT_KEY] = {};
-        size_t len[MT_GROUP];
-        std::vector<uint32_t> longer[MT_GROUP];
-        const size_t used = std::min(n - t0, (size_t)MT_GROUP);
-        for (int l = 0; l < mt_lanes(used); ++l) {
-            size_t t = t0 + (size_t)l < n ? t0 + (size_t)l : t0;   // (a lane beyond: the first's again)
-            PyObject* game = PyList_GET_ITEM(list, first + (Py_ssize_t)(t / NP));
-            PyObject* keys = PyTuple_Check(game) && PyTuple_GET_SIZE(game) == 2 ? PyTuple_GET_ITEM(game, 1) : nullptr;
-            if (!keys || !PyTuple_Check(keys) || PyTuple_GET_SIZE(keys) != NP) return false;
-            PyObject* b = PyTuple_GET_ITEM(keys, (Py_ssize_t)(t % NP));
-            if (!PyBytes_Check(b)) return false;
-            Py_ssize_t bytes = PyBytes_GET_SIZE(b);
-            if (bytes < 4 || bytes % 4) return false;
-            const unsigned char* c = (const unsigned char*)PyBytes_AS_STRING(b);
-            len[l] = (size_t)(bytes / 4);
-            uint32_t* into = key[l];
-            if (len[l] > MT_KEY) into = (longer[l].assign(len[l], 0), longer[l].data());
-            for (Py_ssize_t k = 0; k < bytes; ++k) into[k / 4] |= (uint32_t)c[k] << (8 * (k % 4));
+// the seats' generators of the listed games first..first+count-1 (each (rng, states): per
+// seat its generator's state, rng.seed_state of its bot's seed) into ``out``; false where
+// a game is not so
+static bool seeded(PyObject* list, Py_ssize_t first, Py_ssize_t count, uint64_t* out) {
+    for (Py_ssize_t k = 0; k < count; ++k) {
+        PyObject* game = PyList_GET_ITEM(list, first + k);
+        PyObject* states = PyTuple_Check(game) && PyTuple_GET_SIZE(game) == 2 ? PyTuple_GET_ITEM(game, 1) : nullptr;
+        if (!states || !PyTuple_Check(states) || PyTuple_GET_SIZE(states) != NP) return false;
+        for (int p = 0; p < NP; ++p) {
+            PyObject* v = PyTuple_GET_ITEM(states, p);
+            if (!PyLong_Check(v)) return false;
+            out[(size_t)(k * NP + p)] = PyLong_AsUnsignedLongLong(v);
+            if (PyErr_Occurred()) return false;
         }
-        out.seed(t0, key, len, longer, used);
     }
     return true;
 }
@@ -531,7 +527,7 @@ struct GameSlot {
 // one game played from ``from`` (a copy of it, its generator set to ``rng``) or from its
 // start: its answer (game ``g`` of the call), or None where the kernel cannot play it
 // to its end; nullptr with Python's error set (a signal)
-static PyObject* one_playout(const St* from, uint64_t rng, PyRandom* seats, I max_moves, Playout& o,
+static PyObject* one_playout(const St* from, uint64_t rng, uint64_t* seats, I max_moves, Playout& o,
                              Results& results, const Shape* shape, Py_ssize_t g, Compact* compact, GameSlot& slot) {
     if (!from && START_KNOWN == 1) from = START;   // (fresh(rng)'s copy, made in the slot)
     St* own = from ? nullptr : fresh(rng);
@@ -552,7 +548,7 @@ static PyObject* one_playout(const St* from, uint64_t rng, PyRandom* seats, I ma
 // playouts(games, max_moves[, shape]), of a state (each game from a copy of it) or of
 // the module (each game from its own start, as start(rng) makes it). ``games``: a list
 // of (rng, seeds) — the generator state a game starts with (for a state: replacing its
-// own), and per seat its bot's seed (as ``seeded`` reads it); or (seed, first, count),
+// own), and per seat its bot's generator state (as ``seeded`` reads it); or (seed, first, count),
 // the games first..first+count-1 of a run from ``seed`` (simulation.specs): game i of
 // generator rng.seed_state(seed + i), seat s's bot seeded bot_seed(seed, i, s).
 // ``shape``: (names, make, seeds, numbered), see Shape. Gives a list with per game its
@@ -582,24 +578,24 @@ static PyObject* k_playouts(PyObject* self, PyObject* const* args, Py_ssize_t n)
         return nullptr;
     }
     // (the games in groups, their seats' generators seeded together)
-    const Py_ssize_t group = std::max(1, MT_GROUP / NP);
-    Generators seats((size_t)(group * NP));
+    const Py_ssize_t group = std::max(1, SEED_GROUP / NP);
+    std::vector<uint64_t> seats((size_t)(group * NP));
     Playout o;
     GameSlot slot;
     for (Py_ssize_t g = 0; g < games; ++g) {
         unsigned long long rng = 0;
-        PyRandom* mine = &seats.g[(size_t)(g % group * NP)];
+        uint64_t* mine = &seats[(size_t)(g % group * NP)];
         Py_ssize_t count = std::min(group, games - g);
         if (!listed) {
             long long i = run[1] + g;
             rng = seed_state(run[0] + i);
-            if (g % group == 0) bot_generators(run[0], i, seats, (size_t)(count * NP), NP);
-        } else if ((g % group == 0 && !seeded(args[0], g, count, seats))
+            if (g % group == 0) bot_generators(run[0], i, seats.data(), (size_t)(count * NP), NP);
+        } else if ((g % group == 0 && !seeded(args[0], g, count, seats.data()))
                    || (rng = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(PyList_GET_ITEM(args[0], g), 0)),
                        PyErr_Occurred())) {
             PyErr_Clear();
             Py_DECREF(out);
-            PyErr_SetString(PyExc_ValueError, "playouts: each game is (rng, one seed's bytes per seat)");
+            PyErr_SetString(PyExc_ValueError, "playouts: each game is (rng, one generator state per seat)");
             return nullptr;
         }
         PyObject* got = one_playout(from, rng, mine, max_moves, o, results, n == 3 ? &shape : nullptr, g,
