@@ -611,7 +611,8 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
             return self._connected(e, sc)
         if f == "until":
             return self._until(e, sc)
-        counted = self.tops.count(e.comp, sc) if f == "count" else None   # (kernel_tops.py)
+        # (kernel_tops.py: a run along a ray by the bits of its cells; a count of bits)
+        counted = (self.tops.ray_run(e, sc) or self.tops.count(e.comp, sc)) if f == "count" else None
         if counted is not None:
             return counted
         kept = self.kept_around(e, sc)   # (counts kept per cell: kernel_around.py)
@@ -725,11 +726,33 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
             sc[ENTRY] = (entry, None)
         if any_order:
             self.any_order[id(fd.body)] = fd.body
+
+        def compiled(scope):
+            return self.in_line(self.expr(fd.body, scope, rt)) if folds else self.expr(fd.body, scope, rt)
+
+        def walk() -> str:
+            """``made_walk``: the body as it is compiled without a run's bits (kernel_tops.py
+            ``ray_run``), written once, apart (its walk's loop not put in line where the
+            bits are read); the C++ of its call."""
+            walker = made + "_walk"
+            if walker not in self.fns_made:
+                self.fns_made.add(walker)
+                wsig = f"__attribute__((noinline, cold)) static {self.ct(rt)} {walker}(St& s" + "".join(
+                    f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")"
+                self.protos.append(wsig + ";")
+                self.tops.running = True
+                try:
+                    wbody = self.tallied_body(compiled, {n: (ident("A", n), t) for n, t in params})
+                finally:
+                    self.tops.running = False
+                self.fns.append(f"{wsig} {{ return {wbody}; }}")
+            return f"{walker}(s" + "".join(f", {ident('A', n)}" for n, _t in params) + ")"
+        outer, self.tops.whole = self.tops.whole, (None if any_order or name in self.recursive else (fd.body, walk))
         try:
             # (its work outside its loops tallied, charged once: kernel_tally.py)
-            body = self.tallied_body(lambda scope: self.in_line(self.expr(fd.body, scope, rt)) if folds
-                                     else self.expr(fd.body, scope, rt), sc)
+            body = self.tallied_body(compiled, sc)
         finally:
+            self.tops.whole = outer
             if any_order:
                 self.any_order.pop(id(fd.body), None)
         pre = ""

@@ -20,7 +20,9 @@ A value's slot is found by comparing it with the attribute of one item of each v
 the items have (the kernel's own table and ``eq``); a value no item has walks no cell
 (``no_tops``, a row of no bit outside the state).
 One cell's test of such a value outside a loop (each cell a walk along a ray meets) reads
-the cell's bit too (``TopWalks.cell_bit``). The index is kept only where a loop walks it
+the cell's bit too (``TopWalks.cell_bit``), and a count of the cells along a ray that pass
+it before the first that does not is read from the ray's cells as bits
+(``TopWalks.ray_run``). The index is kept only where a loop walks it
 or such a test reads it, for at most ``_SLOTS`` values in all; a value's slot is one
 subtraction where the values are consecutive numbers (the seats)."""
 from __future__ import annotations
@@ -120,6 +122,10 @@ class TopWalks:
 
     def __init__(self, gen):
         self.gen = gen
+        self.running = False   # (ray_run writing the walk it replaces: not again inside)
+        # (the body of the rule function being written and the C++ of a call of its walk
+        # written apart: kernel.Gen.function)
+        self.whole: tuple | None = None
         # (per attribute and type: the items' values, each its slot and an item of it)
         self.slots: dict[tuple[str, str], dict] = {}
         self.n = 0
@@ -428,6 +434,53 @@ class TopWalks:
             f"static inline bool {t}(const uint64_t* r, uint32_t k) {{ return (r[k >> 6] >> (k & 63)) & 1U; }}"))
         return f"{bit}({row}, (uint32_t)(nn({g.expr(x, sc)}) - {occ.lo}))"
 
+    def ray_run(self, e, sc: dict) -> str | None:
+        """``count(y for y in until(z for z in ray(c, ...) if not P(z)) if P(y))``, P one
+        cell's test ``cell_bit`` reads by its bit (exact, the same test both times), the
+        boards' cells the bits of one word and the ray kept in flat rows (``ray_bits``):
+        how many cells along the ray pass P before the first that does not, found from
+        the ray's cells as bits (``fn_bits_at``): the first of them not set in the value's
+        row, and the ray's cells before it counted (a connected line's length, each of
+        its four directions two rays). The same count and work as the walk, which the C++
+        keeps for a ray whose cells' numbers neither go up nor down, or not kept (steps
+        past RAY_STEP). The ray's start and steps are names or numbers (read twice where
+        the walk is taken). Where the count is a rule function's whole body the walk is a
+        function of its own, called only then (``Gen.function``: one copy, not one in
+        line at each call, which in a line's eight rays took back the gain). Else None."""
+        g = self.gen
+        comp = e.comp
+        ray = None if self.running or reads_of(sc) is not None else _run_ray(comp)
+        if ray is None:
+            return None
+        tv = g.facts.top_value(comp.cond, comp.clauses[0].var)
+        slot = self._slot_fn(tv.attr, tv.at) if tv is not None and tv.exact else None
+        occ = g.occupied
+        t = g.ty(ray.start)
+        board = t.arg if t.tag == "cell" and isinstance(t.arg, str) else None
+        if slot is None or not 0 < occ.n <= _WORD or board not in g.p.boards:
+            return None
+        bits = g.ray_bits(ray, occ.lo)
+        if bits is None:
+            return None
+        if board not in occ.walked:
+            occ.walked.append(board)   # (the index's range: the boards' cells, as occ's)
+        if self.whole is not None and self.whole[0] is e:
+            walked = self.whole[1]()   # (the rule function's body: its walk a function apart)
+        else:
+            self.running = True
+            try:
+                walked = g.expr(e, sc, INT)   # (the walk: this pass left out)
+            finally:
+                self.running = False
+        b, m, n, k = (g.fresh(x) for x in ("rb", "um", "n", "k"))
+        args = ", ".join([g.expr(ray.start, sc)] + [f"nn({g.expr(a.value, sc, INT)})" for a in ray.steps])
+        before = (f"{b}->up ? (I)bits_set({b}->m & ((1ULL << __builtin_ctzll({m})) - 1)) "
+                  f": (I)bits_set({b}->m & ~((2ULL << (63 - __builtin_clzll({m}))) - 1))")
+        return (f"([&]() -> I {{ const RayBits* {b} = {bits}({args}); if ({b} && {b}->up < 2) {{ "
+                f"const uint64_t {m} = ~{state(sc)}.z.tops_of({slot}({self._value(tv, sc)}))[0] & {b}->m; "
+                f"const I {n} = (I){b}->n; const I {k} = !{m} ? {n} : {before}; "
+                f"W({counters(sc)}, 2 * ({k} < {n} ? {k} + 1 : {n})); return {k}; }} return {walked}; }}())")
+
     def full(self, e, sc: dict, op) -> str | None:
         """``count(c for c in cells(b) if cond) == K`` (or ``!=``: ``op``, the operation of
         ``e`` (core/operators.py), one of equality; K a literal on either side) where the count is how many bits are set (``count``) and every mask its
@@ -493,6 +546,39 @@ def walked_filter(gen, fd) -> bool:
     body = fd.body
     return (body.node == "Comprehension" and len(body.clauses) == 1 and body.elem.node == "Var"
             and body.elem.name == body.clauses[0].var and gen.tops._exact_plan(body) is not None)
+
+
+def _run_ray(comp):
+    """The ray of ``count(y for y in until(z for z in RAY if not P(z)) if P(y))``, the
+    same test P both times, the ray's start and steps ``_plain``; else None."""
+    if len(comp.clauses) != 1 or comp.cond is None:
+        return None
+    cl = comp.clauses[0]
+    u = cl.iter
+    if not (u.node == "Aggregate" and u.func == "until" and len(u.comp.clauses) == 1):
+        return None
+    stop, ray = u.comp.cond, u.comp.clauses[0].iter
+    if stop is None or not (stop.node == "UnOp" and stop.op == "not") or ray.node != "Ray" \
+            or not _same_test(comp.cond, cl.var, stop.operand, u.comp.clauses[0].var) \
+            or not all(_plain(x) for x in (ray.start, *(a.value for a in ray.steps))):
+        return None
+    return ray
+
+
+def _same_test(p, pv: str, q, qv: str) -> bool:
+    """Whether ``p`` tests its name ``pv`` as ``q`` tests ``qv``: the same expression but
+    for that name, bound again in neither."""
+    for e, v in ((p, pv), (q, qv)):
+        if any(getattr(n, "var", None) == v for n in ir.walk(e)):
+            return False
+    return ir.show(p).replace(f"(Var name={pv})", "(Var name=$)") == ir.show(q).replace(f"(Var name={qv})", "(Var name=$)")
+
+
+def _plain(e) -> bool:
+    """A name or a whole number, or its negation: read again at no cost, failing nowhere."""
+    if e.node == "UnOp" and e.op == "-":
+        e = e.operand
+    return e.node in ("Var", "IntLit")
 
 
 def _consecutive(of: dict) -> tuple[int, int, int] | None:

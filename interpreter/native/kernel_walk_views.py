@@ -268,6 +268,7 @@ class WalkViews:
         kept = ", ".join("true" if z in on else "false" for z in range(self.nz))
         loops = "".join(f"for (I d{i} = -{RAY_STEP}; d{i} <= {RAY_STEP}; ++d{i}) " for i in range(k))
         self.tables.inits.append(f"{fn}_fill();")
+        self.__dict__.setdefault("ray_rows_shape", {})[fn] = (size, w, index, inside, params, cells)
         return (f"alignas(64) static Id {fn}_rows[{size * w}]; "
                 f"static const bool {fn}_kept[{max(self.nz, 1)}] = {{{kept}}}; "
                 f"static void {fn}_fill() {{ for (Id a = 0; a < {self.nz}; ++a) {{ if (!{fn}_kept[a]) continue; "
@@ -279,6 +280,38 @@ class WalkViews:
                 f"if (!({inside})) return false; if (!{fn}_kept[a]) bail(); "
                 f"const Id* row_ = {fn}_rows + ({index}) * {w}; d_ = row_ + 1; n_ = (size_t)(uint32_t)row_[0]; "
                 f"if (n_ > {most}) __builtin_unreachable(); return true; }}")
+
+    def ray_bits(self, ray, lo: int) -> str | None:
+        """``fn_bits_at(a, d0...)`` of ``ray``'s rays where they are kept in flat rows
+        (``_ray_rows``), written once: per kept ray its cells as bits (cell ``lo + k``:
+        bit k, the occupancy index's), their number and their order, made from the rows
+        when the module loads: 1 where the cells' numbers go up along the ray, 0 where
+        they go down, 2 where neither (or a cell outside the word): a reader walks that
+        ray. nullptr for a ray from a zone that is not one of the board's cells (none
+        among them) or with steps past RAY_STEP: the reader walks it as before. None
+        where the rays are not kept in rows."""
+        fn = self._ray_spans(ray) if ray.node == "Ray" else None
+        shape = self.__dict__.get("ray_rows_shape", {}).get(fn) if fn is not None else None
+        if fn is None or shape is None:
+            return None
+        made = self.__dict__.setdefault("ray_bits_made", set())
+        if fn not in made:
+            made.add(fn)
+            size, w, index, inside, params, cells = shape
+            if len(made) == 1:
+                self.tables.statics.append("struct RayBits { uint64_t m; uint32_t n, up; };")
+            self.tables.inits.append(f"{fn}_bits_fill();")   # (after {fn}_fill: its rows first)
+            self.tables.statics.append(
+                f"static RayBits {fn}_bits[{size}]; static void {fn}_bits_fill() {{ "
+                f"for (size_t k_ = 0; k_ < {size}; ++k_) {{ const Id* row_ = {fn}_rows + k_ * {w}; "
+                f"const uint32_t n_ = (uint32_t)row_[0]; uint64_t m_ = 0; bool up_ = true, down_ = true; "
+                f"for (uint32_t i_ = 0; i_ < n_; ++i_) {{ const uint64_t b_ = (uint64_t)(uint32_t)(row_[1 + i_] - {lo}); "
+                f"if (b_ >= 64) {{ up_ = down_ = false; break; }} m_ |= 1ULL << b_; "
+                f"if (i_) {{ up_ = up_ && row_[1 + i_] > row_[i_]; down_ = down_ && row_[1 + i_] < row_[i_]; }} }} "
+                f"{fn}_bits[k_] = RayBits{{m_, n_, up_ ? 1u : down_ ? 0u : 2u}}; }} }} "
+                f"static inline MK_AI const RayBits* {fn}_bits_at(Id a{params}) {{ "
+                f"if ({_board_cell(fn, cells, self.nz)} && {inside}) return &{fn}_bits[{index}]; return nullptr; }}")
+        return f"{fn}_bits_at"
 
     def _walker(self, name: str) -> str:
         """``uV_name``: the rule function ``name`` (its body an ``until``) giving a ``WalkEnds``."""
@@ -318,3 +351,11 @@ class WalkViews:
             sc = {n: (ident("A", n), t) for n, t in params}
             self.fns.append(f"{sig} {{ return {self.expr(fd.body, sc, rt)}; }}")
         return made
+
+
+def _board_cell(fn: str, cells: list[int], nz: int) -> str:
+    """The C++ test that the zone ``a`` is one of ``cells``, a board's, whose rays ``fn``
+    keeps: a range where they are consecutive, else the kept rays' table."""
+    if cells and cells == list(range(cells[0], cells[0] + len(cells))):
+        return f"(uint32_t)(a - {cells[0]}) < {len(cells)}u"
+    return f"(a >= 0 && a < {nz} && {fn}_kept[a])"
