@@ -190,6 +190,7 @@ DECIDED: dict[tuple[str, str, tuple[str, ...]], tuple[int, str]] = {
     ("interpreter/native/kernel_rows.py", "builtin", ("all", "any")): (1, KERNEL),
     ("interpreter/native/kernel_rows.py", "expression", ("IntLit", "Var")): (1, KERNEL),
     ("interpreter/native/kernel_unroll.py", "expression", ("IntLit", "UnOp")): (1, KERNEL),
+    ("interpreter/native/kernel_tops.py", "expression", ("IntLit", "Var")): (1, KERNEL),
     ("interpreter/native/kernel_walk_views.py", "builtin", ("empty", "first", "last", "size")): (1, KERNEL),
     ("interpreter/native/kernel_walks.py", "builtin", ("all", "any", "count", "sum")): (1, KERNEL),
     ("interpreter/play/relabel.py", "statement", ("Best", "Choose", "PickRandom")): (1, BINDS),
