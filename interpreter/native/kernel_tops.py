@@ -122,7 +122,7 @@ class TopWalks:
 
     def __init__(self, gen):
         self.gen = gen
-        self.running = False   # (ray_run writing the walk it replaces: not again inside)
+        self.running = False   # (a rule function's walk being written for ray_run: not again inside)
         # (the body of the rule function being written and the C++ of a call of its walk
         # written apart: kernel.Gen.function)
         self.whole: tuple | None = None
@@ -444,13 +444,15 @@ class TopWalks:
         its four directions two rays). The same count and work as the walk, which the C++
         keeps for a ray whose cells' numbers neither go up nor down, or not kept (steps
         past RAY_STEP). The ray's start and steps are names or numbers (read twice where
-        the walk is taken). Where the count is a rule function's whole body the walk is a
-        function of its own, called only then (``Gen.function``: one copy, not one in
-        line at each call, which in a line's eight rays took back the gain). Else None."""
+        the walk is taken). Only where the count is a rule function's whole body: the
+        walk is then a function of its own, called only where the bits cannot be read
+        (``Gen.function``); written in line at each call instead, its copies in a line's
+        eight rays took back the gain (docs/performance.md). Else None."""
         g = self.gen
         comp = e.comp
-        ray = None if self.running or reads_of(sc) is not None else _run_ray(comp)
-        if ray is None:
+        whole = self.whole if not self.running and self.whole is not None and self.whole[0] is e else None
+        ray = _run_ray(comp) if whole is not None and reads_of(sc) is None else None
+        if whole is None or ray is None:
             return None
         tv = g.facts.top_value(comp.cond, comp.clauses[0].var)
         slot = self._slot_fn(tv.attr, tv.at) if tv is not None and tv.exact else None
@@ -464,14 +466,7 @@ class TopWalks:
             return None
         if board not in occ.walked:
             occ.walked.append(board)   # (the index's range: the boards' cells, as occ's)
-        if self.whole is not None and self.whole[0] is e:
-            walked = self.whole[1]()   # (the rule function's body: its walk a function apart)
-        else:
-            self.running = True
-            try:
-                walked = g.expr(e, sc, INT)   # (the walk: this pass left out)
-            finally:
-                self.running = False
+        walked = whole[1]()   # (the rule function's walk, a function apart)
         b, m, n, k = (g.fresh(x) for x in ("rb", "um", "n", "k"))
         args = ", ".join([g.expr(ray.start, sc)] + [f"nn({g.expr(a.value, sc, INT)})" for a in ray.steps])
         before = (f"{b}->up ? (I)bits_set({b}->m & ((1ULL << __builtin_ctzll({m})) - 1)) "
