@@ -38,6 +38,8 @@ SWITCHES: dict[str, tuple[str, str, bool]] = {
     "MEEPLE_KERNEL_PCH": ("the kernels' runtime precompiled once", "the runtime compiled with each kernel", True),
     "MEEPLE_KERNEL_PGO": ("the background build guided by a profile of random games", "the plain optimised build",
                           True),
+    "MEEPLE_KERNEL_AREAS": ("the sizes of groups of cells counted by bits in kernels",
+                            "those groups walked as lists (to compare)", True),
     "MEEPLE_NO_CACHE": ("no cache", "the cache used", False),
     "MEEPLE_NO_NATIVE": ("Python by default", "kernels by default", False),
     "MEEPLE_PLAIN_INPUT": ("plain lines read", "the line editor where it can be had", False),

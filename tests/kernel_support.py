@@ -21,6 +21,16 @@ def kernels_on(monkeypatch):
     monkeypatch.delenv("MEEPLE_KERNEL", raising=False)
 
 
+@pytest.fixture
+def lists_walked(monkeypatch):
+    """Kernels generated meanwhile walk components and their neighbours as lists where
+    only their sizes are read (``MEEPLE_KERNEL_AREAS=0``): the keeps of such lists
+    (kernel_memo.py, kernel_components.py, kernel_lasting.py) tested on go's rules,
+    whose sizes the kernels otherwise count by bits (kernel_areas.py,
+    tests/test_kernel_areas.py)."""
+    monkeypatch.setenv("MEEPLE_KERNEL_AREAS", "0")
+
+
 def function_text(source: str, name: str) -> str:
     """The line of a kernel's C++ ``source`` (``kernel.Gen(program).source()``) that
     defines the rule function ``name`` (``uF_name``, with or without ``inline``, whatever

@@ -13,7 +13,7 @@ import random
 import re
 
 import pytest
-from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
+from kernel_support import kernels_on, lists_walked, needs_kernel  # noqa: F401 - the fixtures
 from meeple.interpreter.native import kernel, kernel_components
 from meeple.interpreter.native.kgame import KernelGame
 from meeple.interpreter.play.game import Game
@@ -22,7 +22,7 @@ from test_kernel_lasting import both, kernel_go, play, same, step_both
 
 from meeple import interpreter
 
-pytestmark = [pytest.mark.kernels, needs_kernel]
+pytestmark = [pytest.mark.kernels, needs_kernel, pytest.mark.usefixtures("lists_walked")]
 
 # A black chain (C3 D3 E3) under White's C4 D4: White fills its liberty E4 (the chain
 # the same, its liberty gone), Black's F3 joins it (walked again), White's B3 and G3

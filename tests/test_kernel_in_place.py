@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
+from kernel_support import kernels_on, lists_walked, needs_kernel  # noqa: F401 - the fixtures
 from lockstep import kernel_playouts_as_python
 from meeple.interpreter.native import kernel
 from test_kernel_components import BESIDE, BESIDE_MOVES
@@ -19,6 +19,7 @@ from meeple import interpreter
 pytestmark = [pytest.mark.kernels, needs_kernel]
 
 
+@pytest.mark.usefixtures("lists_walked")
 def test_measured_liberties_of_a_group_are_read_in_place():
     source = kernel.Gen(kernel_go()).source()
     # (size(liberties(group(n))) in legal, empty(liberties(group(n))) in the turn: each
@@ -40,6 +41,7 @@ def test_measured_liberties_of_a_group_are_read_in_place():
     assert "static inline MK_AI const List<Id>& uPR_group(St& s, Id uA_c) { return uCR_stones(" in source
 
 
+@pytest.mark.usefixtures("lists_walked")
 def test_kept_entries_write_their_zones_over_their_own_list():
     source = kernel.Gen(kernel_go()).source()
     assert "deps_into(e.deps);" in source and "deps_into(m_.deps);" in source

@@ -10,12 +10,13 @@ tables of the module): neither reads a value made for the other's position."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 from functools import cache
 
 import pytest
-from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
+from kernel_support import kernels_on, lists_walked, needs_kernel  # noqa: F401 - the fixtures
 from lockstep import kernel_difference
 from meeple.interpreter.native import kernel
 from meeple.interpreter.native.kgame import KernelGame
@@ -29,9 +30,19 @@ pytestmark = [pytest.mark.kernels, needs_kernel]
 
 @cache
 def kernel_go():
-    rules = interpreter.load("go")
-    assert rules.use_native(report=False, kernel_only=True)
-    prog = rules.for_players(2)
+    """Go's program on a kernel that keeps its groups and liberties as lists (their sizes
+    not counted by bits: tests/kernel_support.py ``lists_walked``)."""
+    before = os.environ.get("MEEPLE_KERNEL_AREAS")
+    os.environ["MEEPLE_KERNEL_AREAS"] = "0"
+    try:
+        rules = interpreter.load("go")
+        assert rules.use_native(report=False, kernel_only=True)
+        prog = rules.for_players(2)
+    finally:
+        if before is None:
+            del os.environ["MEEPLE_KERNEL_AREAS"]
+        else:
+            os.environ["MEEPLE_KERNEL_AREAS"] = before
     assert prog.kernel
     return prog
 
@@ -160,6 +171,7 @@ def test_random_games_read_no_kept_value_whose_zones_changed():
     assert kern.program.native_fallbacks == 0
 
 
+@pytest.mark.usefixtures("lists_walked")
 def test_only_functions_that_read_zones_alone_have_keeps_that_last():
     # go's walk and liberties read the points' stones alone; legal reads the ko variable
     # and calls functions, position calls one: their keeps (if any) last a step

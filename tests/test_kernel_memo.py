@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
+from kernel_support import kernels_on, lists_walked, needs_kernel  # noqa: F401 - the fixtures
 from lockstep import kernel_difference, least_budget, program_of
 from meeple.interpreter import RuleError
 from meeple.interpreter.compiler import codegen
@@ -36,6 +36,7 @@ def first_turn(prog):
         return str(e), e.rule, e.span
 
 
+@pytest.mark.usefixtures("lists_walked")
 @needs_kernel
 def test_a_position_s_values_are_read_from_the_keep_counting_python_s_work(monkeypatch):
     # the least work budget with which Python plays the first turn (as the
@@ -68,6 +69,7 @@ def test_a_position_s_values_are_read_from_the_keep_counting_python_s_work(monke
     assert fast.native_fallbacks == 1
 
 
+@pytest.mark.usefixtures("lists_walked")
 @needs_kernel
 def test_random_games_with_captures_keep_python_s_state_after_every_move():
     fast, plain = compiled(RULES + GAME, True), compiled(RULES + GAME, False)

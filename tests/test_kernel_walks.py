@@ -12,7 +12,7 @@ import random
 import re
 
 import pytest
-from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
+from kernel_support import kernels_on, lists_walked, needs_kernel  # noqa: F401 - the fixtures
 from lockstep import compiler, kernel_playouts_as_python, work_counted_as_python
 from meeple.interpreter.native import kernel
 from test_go_rules import legal
@@ -64,6 +64,7 @@ def test_captures_and_joins_in_turn_free_and_reuse_the_walks_kept():
                      "play E5", "play J8", "play B4", "play J7", "play F4", "play D4", "play H1"])
 
 
+@pytest.mark.usefixtures("lists_walked")
 def test_go_keeps_a_walk_per_group_and_its_liberties_by_their_points():
     gen = kernel.Gen(kernel_go())
     source = gen.source()
@@ -118,6 +119,7 @@ score(p) = seen % 997 + seat(p)
 nested = compiler(NESTED, "nested.meeple")
 
 
+@pytest.mark.usefixtures("lists_walked")
 def test_long_walks_and_walks_inside_a_walk_s_condition_are_python_s():
     source = kernel.Gen(nested(False)).source()
     assert source.count("Walked found_;") >= 4

@@ -41,6 +41,7 @@ from ..core import ops
 from ..core.primitives import PRIMITIVES, CxxCall, CxxOver, NotNative, emit
 from . import kernel_pgo, kernel_quick
 from .cxx_text import Static, ident, literal
+from .kernel_areas import Areas
 from .kernel_around import AroundCounts
 from .kernel_branch_loops import BranchLoops
 from .kernel_build import (  # noqa: F401 - read as kernel.X by the package and tests
@@ -138,6 +139,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         self.cells = CellFilters(self)     # loops over a board's cells by their static conditions
         self.occupied = OccupiedWalks(self)  # loops over a board's occupied cells
         self.tops = TopWalks(self)  # loops over the cells by their top item's value
+        self.areas = Areas(self)    # the sizes of components counted by bits
         # the locals a decision may set to a list or tuple that is none (its move without
         # an object): read where Python would fail on none, the kernel bails (nnv)
         self.maybe_none = frozenset(
@@ -676,7 +678,9 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
     def builtin(self, e, f, sc):
         """A built-in's call: its native form (interpreter/core/primitives.py)."""
         self.mark_order_free(e)   # (kernel_memo.py)
-        found = self.empty_of_filter(e, sc) if f == "empty" else self.top_any_read(e, sc) if f == "top" else None
+        found = self.areas.count(e, sc) if f in ("size", "empty") else None   # (kernel_areas.py)
+        if found is None:
+            found = self.empty_of_filter(e, sc) if f == "empty" else self.top_any_read(e, sc) if f == "top" else None
         if found is None and f in ("empty", "occupied"):   # (no list made: kernel_emptiness.py)
             found = self.emptiness(e, sc)
         if found:

@@ -141,4 +141,54 @@ static void take_out(List<Id>& l, F out) {
     l = List<Id>(std::move(w));
 }
 
+// A relation's row from a cell of the zones' index as the index's bits (a word per 64
+// cells, as occ) and how many cells it lists (interpreter/native/kernel_areas.py).
+template <int NW>
+struct AreaRow {
+    uint64_t b[NW];
+    uint32_t n;
+};
+// The component of the cell of bit ``at`` through the rows: the cells that pass the test
+// (bits of ``p ^ pf``) reached from it through cells that pass it, it included where it
+// passes (else none). Its cells' bits (g), the bits of their rows' cells (near) and the
+// lengths of their rows summed (deg): flooded a ring at a time, each cell's row ORed in
+// once, no cell looked at twice.
+template <int NW>
+static inline void area_walk(const AreaRow<NW>* rows, uint32_t at, const uint64_t* p, uint64_t pf, uint64_t* g,
+                             uint64_t* near, I& deg) {
+    uint64_t f[NW];
+    for (int w = 0; w < NW; ++w) g[w] = near[w] = f[w] = 0;
+    deg = 0;
+    if (!(((p[at >> 6] ^ pf) >> (at & 63)) & 1)) return;
+    f[at >> 6] = g[at >> 6] = 1ULL << (at & 63);
+    for (;;) {
+        uint64_t nb[NW] = {};
+        for (int w = 0; w < NW; ++w)
+            for (uint64_t m = f[w]; m; m &= m - 1) {
+                const AreaRow<NW>& r = rows[w * 64 + __builtin_ctzll(m)];
+                for (int v = 0; v < NW; ++v) nb[v] |= r.b[v];
+                deg += r.n;
+            }
+        uint64_t any = 0;
+        for (int w = 0; w < NW; ++w) {
+            near[w] |= nb[w];
+            f[w] = nb[w] & (p[w] ^ pf) & ~g[w];
+            g[w] |= f[w];
+            any |= f[w];
+        }
+        if (!any) return;
+    }
+}
+// The bits of the rows' cells of the cells of g (near, ORed in) and the lengths of their
+// rows summed (deg, added to): the cells beside a component by another relation.
+template <int NW>
+static inline void area_near(const AreaRow<NW>* rows, const uint64_t* g, uint64_t* near, I& deg) {
+    for (int w = 0; w < NW; ++w)
+        for (uint64_t m = g[w]; m; m &= m - 1) {
+            const AreaRow<NW>& r = rows[w * 64 + __builtin_ctzll(m)];
+            for (int v = 0; v < NW; ++v) near[v] |= r.b[v];
+            deg += r.n;
+        }
+}
+
 }  // namespace mk
