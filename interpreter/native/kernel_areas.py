@@ -17,9 +17,11 @@ itself such a list followed where the body reads it):
 its count is read from bits: the component is flooded a word at a time (each cell's row
 of REL as bits ORed in, the cells that pass P and are new taken), and the cells beside it
 are the union of its cells' rows of REL2 that pass Q. No list is made and no cell is
-looked at twice. A component is the same from each of its cells, so the count is kept,
-for the state as it is (``EPOCH``, as kernel_memo.py's keeps), for every cell of it, with
-the values P and Q were read by: the next cell of the same group asks a table.
+looked at twice. The walk from any cell of the component reads P and Q only on the
+component and its cells' rows, so the count is kept with the bits of P's and Q's rows
+there (cxx/kernel_walks.hpp ``area_keep``), and read again, from any cell of it, in any
+state whose rows have those bits there (``area_same``): the next point of the same
+group, and the same group a move later where no stone came beside it, read a table.
 
 The same count, work and calls as the reference: the walk's work is the start's 1 and
 each cell found's row (helpers._connected), the comprehension's is the component's
@@ -46,16 +48,14 @@ _DEPTH = 8   # (rule functions looked through, at most)
 @dataclass(frozen=True)
 class _Mask:
     """A cell's test read from bits: the row (C++ of a ``const uint64_t*``), flipped (an
-    empty cell's test: the occupied cells' row), and the C++ of the value its row is of
-    (the slot of the index's value; "0" where the row is fixed), which a kept count is
-    kept with. ``kind``: what the test is, for the shape of the C++ function."""
+    empty cell's test: the occupied cells' row). ``kind``: what the test is, for the
+    shape of the C++ function."""
     row: str
     flip: bool
-    key: str
     kind: str
 
 
-_ALL = _Mask("AREA_ALL", False, "0", "all")
+_ALL = _Mask("AREA_ALL", False, "all")
 
 
 @dataclass(frozen=True)
@@ -211,7 +211,7 @@ class Areas:
         if (e.node == "Call" and e.func in ("empty", "occupied") and g.c.calls_builtin(e.func)
                 and len(e.args) == 1 and e.args[0].node == "Var" and e.args[0].name == var):
             empty = (e.func == "empty") != flip
-            return _Mask(f"{state(sc)}.z.occ", empty, "0", "empty" if empty else "occupied")
+            return _Mask(f"{state(sc)}.z.occ", empty, "empty" if empty else "occupied")
         return self._top_mask(cond, var, sc, lazy, pre)
 
     def _top_mask(self, cond, var: str, sc: dict, lazy: dict, pre: list[str] | None) -> _Mask | None:
@@ -226,14 +226,14 @@ class Areas:
         if any(n in lazy for n in names):
             return None
         if pre is None:
-            return _Mask("", False, "", f"top {tv.attr} {tv.at}")
+            return _Mask("", False, f"top {tv.attr} {tv.at}")
         tops = g.tops
         slot = tops._slot_fn(tv.attr, tv.at)
         if slot is None:
             return None
         k = g.fresh("ak")
         pre.append(f"const int {k} = {slot}({tops._value(tv, sc)}); ")
-        return _Mask(f"{state(sc)}.z.tops_of({k})", False, k, f"top {tv.attr} {tv.at}")
+        return _Mask(f"{state(sc)}.z.tops_of({k})", False, f"top {tv.attr} {tv.at}")
 
     def _rows_fit(self, rel: str) -> bool:
         """Whether every row of the relation ``rel`` from a cell of the index holds cells
@@ -257,9 +257,8 @@ class Areas:
             if rel not in occ.walked:
                 occ.walked.append(rel)   # (the index kept: the boards' cells, as occ's)
         fn = self._function(walk, near)
-        key = f"((uint32_t)({walk.mask.key}) << 16 | (uint32_t)({q.key}))"
         return (f"{fn}({state(sc)}, {walk.start}, {self._row(walk.mask)}, {_flip(walk.mask)}, "
-                f"{self._row(q)}, {_flip(q)}, {key})")
+                f"{self._row(q)}, {_flip(q)})")
 
     def _row(self, m: _Mask) -> str:
         """The C++ of a mask's row (no test: a row of every bit)."""
@@ -290,9 +289,11 @@ class Areas:
         return g.tables.table(("AREAROWS", rel), decl)
 
     def _function(self, walk: _Walk, near: _Near | None) -> str:
-        """``AREA…(s, start, p, pf, q, qf, key)``: the count of the shape (the walk's
-        relation, its cells' or the cells beside them by a relation, with or without the
-        comprehension's work), kept per cell of the component for the epoch and key."""
+        """``T…(s, start, p, pf, q, qf)``: the count of the shape (the walk's relation,
+        its cells' or the cells beside them by a relation, with or without the
+        comprehension's work), kept at the component's lowest cell with the bits of the
+        tests' rows its walk read (``area_keep``, ``area_same``), each cell of it pointed
+        at it."""
         g = self.gen
         occ = g.occupied
         words = (occ.n + _WORD - 1) // _WORD
@@ -303,40 +304,40 @@ class Areas:
         if made is not None:
             return made
         keep = g.tables.table(shape + ("keep",), lambda t: (
-            f"static struct {{ uint64_t ep; uint32_t key; I v, w; }} {t}[{occ.n}];"))
+            f"static struct {{ uint64_t g[{words}], r[{words}], ps[{words}], qs[{words}]; I v, w; }} {t}[{occ.n}]; "
+            f"static uint32_t {t}_of[{occ.n}];"))
         if near is None:
             count, work = "(I)(" + " + ".join(f"bits_set(g_[{w}])" for w in range(words)) + ")", "1 + d_"
             extra = ""
         else:
             same = near.rel == walk.rel
             rows2 = rows if same else self._rows(near.rel)
-            extra = ("" if same else
-                     f"I d2_ = 0; for (int w_ = 0; w_ < {words}; ++w_) n_[w_] = 0; "
-                     f"area_near<{words}>({rows2}, g_, n_, d2_); ")
-            count = "(I)(" + " + ".join(f"bits_set(n_[{w}] & (q[{w}] ^ qf))" for w in range(words)) + ")"
+            extra = ("" if same else   # (the cells beside by REL2: m_, read with the walk's, n_)
+                     f"I d2_ = 0; uint64_t m_[{words}] = {{}}; area_near<{words}>({rows2}, g_, m_, d2_); "
+                     f"for (int w_ = 0; w_ < {words}; ++w_) r_[w_] |= m_[w_]; ")
+            beside = "n_" if same else "m_"
+            count = "(I)(" + " + ".join(f"bits_set({beside}[{w}] & (q[{w}] ^ qf))" for w in range(words)) + ")"
             size = " + ".join(f"bits_set(g_[{w}])" for w in range(words))
             work = "1 + d_" + (f" + (I)({size})" if near.each else "") + (
                 (" + d_" if same else " + d2_") if near.rows else "")
         name = g.tables.table(shape, lambda t: f"// {t}: a count of a component's cells (kernel_areas.py)")
-        g.protos.append(f"static I {name}_slow(St& s, uint32_t b_, const uint64_t* p, uint64_t pf, "
-                        f"const uint64_t* q, uint64_t qf, uint32_t key);")
+        sig = "(St& s, uint32_t b_, const uint64_t* p, uint64_t pf, const uint64_t* q, uint64_t qf)"
+        g.protos.append(f"static I {name}_slow{sig};")
         g.fns.append(
-            f"__attribute__((noinline)) static I {name}_slow(St& s, uint32_t b_, const uint64_t* p, uint64_t pf, "
-            f"const uint64_t* q, uint64_t qf, uint32_t key) {{ (void)q; (void)qf; "
-            f"uint64_t g_[{words}], n_[{words}]; I d_ = 0; "
-            f"area_walk<{words}>({rows}, b_, p, pf, g_, n_, d_); {extra}"
+            f"__attribute__((noinline)) static I {name}_slow{sig} {{ "
+            f"uint64_t g_[{words}], n_[{words}], r_[{words}]; I d_ = 0; "
+            f"area_walk<{words}>({rows}, b_, p, pf, g_, n_, d_); "
+            f"for (int w_ = 0; w_ < {words}; ++w_) r_[w_] = g_[w_] | n_[w_]; {extra}"
             f"const I v_ = {count}, w_ = {work}; "
-            f"for (int x_ = 0; x_ < {words}; ++x_) for (uint64_t m_ = g_[x_]; m_; m_ &= m_ - 1) {{ "
-            f"auto& e_ = {keep}[x_ * 64 + __builtin_ctzll(m_)]; e_.ep = EPOCH; e_.key = key; e_.v = v_; e_.w = w_; }} "
-            f"W(s, w_); return v_; }}")
-        g.protos.append(f"static inline I {name}(St& s, Id at, const uint64_t* p, uint64_t pf, const uint64_t* q, "
-                        f"uint64_t qf, uint32_t key);")
+            f"area_keep<{words}>({keep}, {keep}_of, g_, r_, p, q, v_, w_); W(s, w_); return v_; }}")
+        call = "(St& s, Id at, const uint64_t* p, uint64_t pf, const uint64_t* q, uint64_t qf)"
+        g.protos.append(f"static inline I {name}{call};")
         g.fns.append(
-            f"static inline I {name}(St& s, Id at, const uint64_t* p, uint64_t pf, const uint64_t* q, "
-            f"uint64_t qf, uint32_t key) {{ if (at < 0) {{ W(s, 1); return 0; }} "
+            f"static inline I {name}{call} {{ if (at < 0) {{ W(s, 1); return 0; }} "
             f"const uint32_t b_ = (uint32_t)(at - {occ.lo}); if (b_ >= {occ.n}u) bail(); "
-            f"const auto& e_ = {keep}[b_]; if ((e_.ep == EPOCH) & (e_.key == key)) {{ W(s, e_.w); return e_.v; }} "
-            f"return {name}_slow(s, b_, p, pf, q, qf, key); }}")
+            f"const auto& e_ = {keep}[{keep}_of[b_]]; "
+            f"if (area_same<{words}>(e_, b_, p, q)) {{ W(s, e_.w); return e_.v; }} "
+            f"return {name}_slow(s, b_, p, pf, q, qf); }}")
         return name
 
 

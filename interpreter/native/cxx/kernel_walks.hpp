@@ -190,5 +190,35 @@ static inline void area_near(const AreaRow<NW>* rows, const uint64_t* g, uint64_
             deg += r.n;
         }
 }
+// A count of a component kept with what its walk read (kernel_areas.py): the component's
+// bits (g), the cells the walk and the count read (r: the component and its rows'
+// cells) and the bits of the two tests' rows there (ps, qs). The same walk from any cell
+// of g reads only cells of r, so in any state whose rows have those bits on r it finds
+// the same component, count and work.
+template <int NW, class E>
+static inline bool area_same(const E& e, uint32_t b, const uint64_t* p, const uint64_t* q) {
+    uint64_t bad = ~(e.g[b >> 6] >> (b & 63)) & 1;
+    for (int w = 0; w < NW; ++w) bad |= ((p[w] & e.r[w]) ^ e.ps[w]) | ((q[w] & e.r[w]) ^ e.qs[w]);
+    return !bad;
+}
+// The count of the component g kept at its lowest cell with the bits of the rows p and q
+// on the cells read (r: g and the cells of its rows, of each relation read), and each of
+// its cells pointed at it (of); a component of no cell is not kept.
+template <int NW, class E>
+static inline void area_keep(E* keep, uint32_t* of, const uint64_t* g, const uint64_t* read, const uint64_t* p,
+                             const uint64_t* q, I v, I w) {
+    int c = -1;
+    for (int x = 0; x < NW && c < 0; ++x)
+        if (g[x]) c = x * 64 + __builtin_ctzll(g[x]);
+    if (c < 0) return;
+    E& e = keep[c];
+    for (int x = 0; x < NW; ++x) {
+        const uint64_t r = read[x];
+        e.g[x] = g[x], e.r[x] = r, e.ps[x] = p[x] & r, e.qs[x] = q[x] & r;
+    }
+    e.v = v, e.w = w;
+    for (int x = 0; x < NW; ++x)
+        for (uint64_t m = g[x]; m; m &= m - 1) of[x * 64 + __builtin_ctzll(m)] = (uint32_t)c;
+}
 
 }  // namespace mk
