@@ -321,24 +321,29 @@ class Areas:
             work = "1 + d_" + (f" + (I)({size})" if near.each else "") + (
                 (" + d_" if same else " + d2_") if near.rows else "")
         name = g.tables.table(shape, lambda t: f"// {t}: a count of a component's cells (kernel_areas.py)")
-        sig = "(St& s, uint32_t b_, const uint64_t* p, uint64_t pf, const uint64_t* q, uint64_t qf)"
-        g.protos.append(f"static I {name}_slow{sig};")
-        g.fns.append(
-            f"__attribute__((noinline)) static I {name}_slow{sig} {{ "
-            f"uint64_t g_[{words}], n_[{words}], r_[{words}]; I d_ = 0; "
-            f"area_walk<{words}>({rows}, b_, p, pf, g_, n_, d_); "
-            f"for (int w_ = 0; w_ < {words}; ++w_) r_[w_] = g_[w_] | n_[w_]; {extra}"
-            f"const I v_ = {count}, w_ = {work}; "
-            f"area_keep<{words}>({keep}, {keep}_of, g_, r_, p, q, v_, w_); W(s, w_); return v_; }}")
-        call = "(St& s, Id at, const uint64_t* p, uint64_t pf, const uint64_t* q, uint64_t qf)"
-        g.protos.append(f"static inline I {name}{call};")
-        g.fns.append(
-            f"static inline I {name}{call} {{ if (at < 0) {{ W(s, 1); return 0; }} "
-            f"const uint32_t b_ = (uint32_t)(at - {occ.lo}); if (b_ >= {occ.n}u) bail(); "
-            f"const auto& e_ = {keep}[{keep}_of[b_]]; "
-            f"if (area_same<{words}>(e_, b_, p, q)) {{ W(s, e_.w); return e_.v; }} "
-            f"return {name}_slow(s, b_, p, pf, q, qf); }}")
+        slow = f"__attribute__((noinline)) static I {name}_slow(St& s, uint32_t b_, {_ROWS})"
+        _define(g, slow, f"uint64_t g_[{words}], n_[{words}], r_[{words}]; I d_ = 0; "
+                f"area_walk<{words}>({rows}, b_, p, pf, g_, n_, d_); "
+                f"for (int w_ = 0; w_ < {words}; ++w_) r_[w_] = g_[w_] | n_[w_]; {extra}"
+                f"const I v_ = {count}, w_ = {work}; "
+                f"area_keep<{words}>({keep}, {keep}_of, g_, r_, p, q, v_, w_); W(s, w_); return v_;")
+        _define(g, f"static inline I {name}(St& s, Id at, {_ROWS})",
+                f"if (at < 0) {{ W(s, 1); return 0; }} "
+                f"const uint32_t b_ = (uint32_t)(at - {occ.lo}); if (b_ >= {occ.n}u) bail(); "
+                f"const auto& e_ = {keep}[{keep}_of[b_]]; "
+                f"if (area_same<{words}>(e_, b_, p, q)) {{ W(s, e_.w); return e_.v; }} "
+                f"return {name}_slow(s, b_, p, pf, q, qf);")
         return name
+
+
+# (the tests' rows a count's functions take, and whether each is flipped)
+_ROWS = "const uint64_t* p, uint64_t pf, const uint64_t* q, uint64_t qf"
+
+
+def _define(g, head: str, body: str) -> None:
+    """A C++ function of the kernel (``g``: its kernel.Gen) declared first, then defined."""
+    g.protos.append(head + ";")
+    g.fns.append(f"{head} {{ {body} }}")
 
 
 def _flip(m: _Mask) -> str:
