@@ -10,7 +10,6 @@ tables of the module): neither reads a value made for the other's position."""
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 from functools import cache
@@ -32,17 +31,11 @@ pytestmark = [pytest.mark.kernels, needs_kernel]
 def kernel_go():
     """Go's program on a kernel that keeps its groups and liberties as lists (their sizes
     not counted by bits: tests/kernel_support.py ``lists_walked``)."""
-    before = os.environ.get("MEEPLE_KERNEL_AREAS")
-    os.environ["MEEPLE_KERNEL_AREAS"] = "0"
-    try:
+    with pytest.MonkeyPatch.context() as m:
+        m.setenv("MEEPLE_KERNEL_AREAS", "0")
         rules = interpreter.load("go")
         assert rules.use_native(report=False, kernel_only=True)
         prog = rules.for_players(2)
-    finally:
-        if before is None:
-            del os.environ["MEEPLE_KERNEL_AREAS"]
-        else:
-            os.environ["MEEPLE_KERNEL_AREAS"] = before
     assert prog.kernel
     return prog
 
