@@ -3,8 +3,9 @@ read in a kernel from the bits of the zones' index (interpreter/native/kernel_ar
 ``size(liberties(group(c)))``, ``empty(liberties(group(n)))`` with ``group``,
 ``stones`` and ``liberties`` as go writes them, rule functions' calls looked through.
 Components of a top's value (a start that passes and one that does not), of empty
-cells, of every cell; the cells beside them by the same relation or another, empty,
-occupied or all; a start that is none; on a board whose cells fill less than a word,
+cells, of every cell; a test through a call, a negated one, a relation whose rows hold
+their own cell; the cells beside them by the same relation or another, empty, occupied
+or all; a start that is none; on a board whose cells fill less than a word,
 and one of two words after a board of other cells (the index's first bits not the
 board's). Stones taken and played again change the groups between moves and within one:
 the same moves, states, work and games as Python. Where the test is not one cell's bit,
@@ -41,6 +42,7 @@ zone taken: Stone per player
 deck stones into box { 32 of Stone(colour: c) for c in Colour }
 relation adjacent(a: point, b: point) = abs(a.col - b.col) + abs(a.row - b.row) == 1
 relation diagonal(a: point, b: point) = abs(a.col - b.col) == 1 and abs(a.row - b.row) == 1
+relation near(a: point, b: point) = abs(a.col - b.col) <= 1 and abs(a.row - b.row) <= 1
 var seen: int = 0
 var turns: int = 0
 var mark: point = none
@@ -58,6 +60,9 @@ function corners(g: list of point): list of point =
 function around(g: list of point): list of point = distinct([n for c in g for n in adjacent(c)])
 function region(c: point): list of point = connected(x for x in adjacent(c) if empty(x))
 function reach(c: point): list of point = connected(x for x in adjacent(c))
+# (a relation whose rows hold their own cell; a test through a call; a negated test)
+function kin(c: point, k: Colour): list of point = connected(x for x in near(c) if is(x, k))
+function holes(g: list of point): list of point = distinct([n for c in g for n in near(c) if not occupied(n)])
 # (not so: a test that is not the top's value alone; a test of the group's cell too)
 function low(c: point, k: Colour): list of point =
   connected(x for x in adjacent(c) if occupied(x) and top(x).colour == k and x.row > 1)
@@ -86,7 +91,7 @@ turn {
     + 11 * size(region(mark)) + 13 * (if far == none then 0 else size(region(far)))
     + 17 * size(corners(group(c))) + 19 * size(around(stones(c, me))) + 23 * size(reach(c))
     + (if empty(corners(stones(c, other(me)))) then 29 else 0)
-    + 31 * size(low(c, me)) + 37 * size(others(group(c)))
+    + 31 * size(low(c, me)) + 37 * size(others(group(c))) + 43 * size(holes(kin(c, me)))
     + 41 * sum(size(liberties(group(x))) + size(corners(group(x))) for x in cells(point) if occupied(x))
   mark = if turns % 3 == 0 then none else c
 }
@@ -120,9 +125,9 @@ def _counts(source: str) -> list[str]:
 @pytest.mark.parametrize("board,words", [("small", 1), ("big", 2)])
 def test_sizes_of_groups_and_the_cells_beside_them_are_counted_by_bits(board, words):
     source = kernel.Gen(compiled[board](False)).source()
-    # (liberties, stones, region, reach, corners, around: six shapes; low's and
-    # others' lists walked as before)
-    assert len(_counts(source)) == 6
+    # (liberties, stones, region, reach, corners, around, holes: seven shapes; low's
+    # and others' lists walked as before)
+    assert len(_counts(source)) == 7
     assert f"area_walk<{words}>(" in source
     # (corners' cells by another relation: its rows read again; around's by the walk's own)
     assert source.count(f"area_near<{words}>(") == 1
