@@ -50,14 +50,18 @@ def least_budget(fails, hi: int) -> int:
 
 def vars_after(prog, moves: int):
     """The variables of a game of two (seed 3) after its first move is played ``moves``
-    times, or the text of the rule error that stopped it."""
+    times, or the text of the rule error that stopped it with the moves played before it
+    (a budget's message is the same at every move: an engine that ran out a move later
+    is told apart)."""
+    played = 0
     try:
         g = prog.new_game(2, 3)
-        for _ in range(moves):
+        while played < moves:
             g.apply(0)
+            played += 1
         return g.state["vars"]
     except RuleError as e:
-        return str(e)
+        return f"after {played} moves: {e}"
 
 
 def work_counted_as_python(compiled, moves: int, hi: int) -> None:
