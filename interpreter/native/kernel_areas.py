@@ -55,7 +55,7 @@ class _Mask:
     kind: str
 
 
-_ALL = _Mask("AREA_ALL", False, "all")
+_ALL = _Mask("", False, "all")   # (no test: its row, of every bit, made where asked: ``Areas._row``)
 
 
 @dataclass(frozen=True)
