@@ -135,7 +135,10 @@ DECIDED: dict[tuple[str, str, tuple[str, ...]], tuple[int, str]] = {
         (1, FACT),
     ("interpreter/core/occupancy.py", "builtin", ("empty", "occupied")): (2, FACT),
     ("interpreter/core/occupancy.py", "expression", ("BoolLit", "IntLit", "NoneLit")): (1, FACT),
+    ("interpreter/core/tops.py", "builtin", ("empty", "occupied")): (2, FACT),
+    ("interpreter/core/tops.py", "builtin", ("first", "last")): (1, FACT),
     ("interpreter/core/tops.py", "expression", ("BoolLit", "IntLit", "Var")): (1, FACT),
+    ("interpreter/core/tops.py", "operator", ("and", "or")): (1, FACT),
     ("interpreter/core/orderfree.py", "expression", ("Aggregate", "BinOp", "Call", "Comprehension",
         "CondExpr", "UnOp", "Var")):
         (1, FACT),

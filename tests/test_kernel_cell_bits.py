@@ -42,7 +42,8 @@ function mine(c: big, p: player): bool = occupied(c) and top(c).seat == seat(p)
 function heavy(c: big): bool = occupied(c) and top(c).weight == 9
 function tinted(c: small, k: Colour): bool = not empty(c) and k == top(c).colour
 function sevens(c: big): bool = occupied(c) and top(c).seat == 7
-# not so: an attribute a statement changes, a value of the cell's own
+# not so: a value of the cell's own (an attribute a statement changes: its slot where
+# it is tested)
 function marked(c: big, k: int): bool = occupied(c) and top(c).mark == k
 function own_row(c: big): bool = occupied(c) and top(c).seat == c.row
 function run(c: big, dr: int, dc: int, p: player): int =
@@ -86,10 +87,13 @@ def test_one_cell_s_test_reads_its_bit_in_the_index():
     source = gen.source()
     for name in ("mine", "heavy", "tinted", "sevens"):
         assert re.search(r"return T\d+\(s\.z\.tops_of\(T\d+\(", function_text(source, name)), name
-    for name in ("marked", "own_row"):
-        assert ".z.tops_of(" not in function_text(source, name), name
-    # (the seats 1 and 2, the weights 5 and 9, the colours red and blue: 6 slots)
-    assert gen.tops.n == 6 and "struct TopSlots { static constexpr int N = 6;" in source
+    assert ".z.tops_of(" not in function_text(source, "own_row")
+    # (an item variable: its slot found where it is tested, the index kept by the
+    # statements: test_kernel_variable_tops.py)
+    assert "return k_ >= 0 ? T" in function_text(source, "marked")
+    # (the seats 1 and 2, the weights 5 and 9, the colours red and blue: 6 slots; the
+    # mark's 0..2, its range: 3 more)
+    assert gen.tops.n == 9 and "struct TopSlots { static constexpr int N = 9; static constexpr bool MUT = true;" in source
     # (a seat's slot by a subtraction; a weight's or a colour's by a search)
     assert re.search(r"static inline int T\d+\(I v\) \{ const uint64_t d = \(uint64_t\)v - \(uint64_t\)\(1LL\); "
                      r"return d < 2ULL \? 0 \+ \(int\)d : TopSlots::N; \}", source)

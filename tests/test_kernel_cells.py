@@ -81,6 +81,7 @@ def test_a_list_of_the_cells_a_static_condition_lets_through_is_its_table(monkey
     # (own(c, active, 2) walked by the index of the top's seat, kernel_tops.py: off here)
     from meeple.interpreter.core.facts import Facts
     monkeypatch.setattr(Facts, "top_value", lambda *a: None)
+    monkeypatch.setattr(Facts, "cell_test", lambda *a: None)
     # ([c for c in cells(b) if odd_inner(c)]: odd_inner a rule function of the cell's static
     # facts; the kernel's list is the table, counting the board's cells as the loop)
     from meeple.interpreter.native import kernel

@@ -72,6 +72,7 @@ def test_counts_compared_with_numbers_stop_where_nothing_they_skip_could_tell(mo
     # (mine's counts are the bits of the index by the top's seat, kernel_tops.py: off here,
     # the loops that stop are written as they would be without it)
     monkeypatch.setattr(Facts, "top_value", lambda *a: None)
+    monkeypatch.setattr(Facts, "cell_test", lambda *a: None)
     source = kernel.Gen(compiled(False)).source()
     # (full and held, the end test's empty cells, the turn's comparisons but the one
     # over cells that may be none and those over a column's 3 cells, and the score's)

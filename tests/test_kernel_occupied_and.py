@@ -54,6 +54,7 @@ def test_a_cell_tested_and_its_top_compared_take_no_branch(monkeypatch):
     # (mine's counts are the bits of the index by the top's seat, kernel_tops.py: off here)
     from meeple.interpreter.core.facts import Facts
     monkeypatch.setattr(Facts, "top_value", lambda *a: None)
+    monkeypatch.setattr(Facts, "cell_test", lambda *a: None)
     source = kernel.Gen(program_of(RULES, "occupied_and.meeple", False)).source()
     for name in ("mine", "theirs", "spare_of"):
         text = function_text(source, name)
@@ -94,6 +95,7 @@ def test_only_the_right_side_s_tops_read_item_0_and_only_comparisons_join(monkey
     # The joined test's bit in the index by the top's seat, kernel_tops.py: off here)
     from meeple.interpreter.core.facts import Facts
     monkeypatch.setattr(Facts, "top_value", lambda *a: None)
+    monkeypatch.setattr(Facts, "cell_test", lambda *a: None)
     rules = RULES.replace("function spare_of", "function bare(c: b, s: int): bool = "
                           "(occupied(c) and top(c).seat == s) or top(c) == none\n"
                           "function big(c: b): bool = occupied(c) and top(c).big\nfunction spare_of")

@@ -62,9 +62,10 @@ def test_which_loops_only_cells_of_a_top_s_value_pass():
 def test_the_kernel_walks_and_counts_the_index_by_value():
     gen = kernel.Gen(compiled(False))
     source = gen.source()
-    # (the seats 1 and 2 and the colours red and blue: 4 slots; green none, as seat 7)
-    assert gen.tops.n == 4 and "Zones<NI, NZ, false, 1, 109, TopSlots> z;" in source
-    assert "struct TopSlots { static constexpr int N = 4;" in source
+    # (the seats 1 and 2 and the colours red and blue: 4 slots; green none, as seat 7;
+    # the mark's 0..2, which marked's test of one cell reads, not a loop: 3 more)
+    assert gen.tops.n == 7 and "Zones<NI, NZ, false, 1, 109, TopSlots> z;" in source
+    assert "struct TopSlots { static constexpr int N = 7;" in source
     # (the row of a value no item has, of no bit, not in the state: a row per value)
     assert "uint64_t tops[NT][" in source and "? tops[k] : no_tops" in source
     for name, want in FOUND.items():

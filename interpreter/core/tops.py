@@ -20,7 +20,12 @@ the condition is exactly the first form (through calls), it holds on those cells
 other: a count of the loop's cells (``count``, ``any``) is how many the index holds.
 
 The static conjuncts before it (core/cells.py, ``cells_filter``: ``c.row == r``) are left
-to that pass: ``top_value`` is asked of the conjuncts it leaves."""
+to that pass: ``top_value`` is asked of the conjuncts it leaves.
+
+``cell_test`` finds one cell's test of its top's value outside a loop (``occupied(X) and
+top(X).A == V``, or ``empty(X) or top(X).A == V``: a walk's stop), where A may also be
+an item variable, for an engine that keeps the index as statements set it (the kernel's
+``IDX_``, native/kernel_tops.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
@@ -47,6 +52,7 @@ class TopValue:
     value: Any
     env: dict | None
     exact: bool
+    mutable: bool = False   # (A an item variable: statements change it)
 
 
 class Tops:
@@ -59,24 +65,24 @@ class Tops:
         def _looked_into(self, e, depth: int): ...
         def _zone_test(self, e, func: str, var: str) -> bool: ...
 
-    def top_value(self, cond, var: str) -> TopValue | None:
+    def top_value(self, cond, var: str, mutable: bool = False) -> TopValue | None:
         """For a condition ``cond`` of the loop whose cell ``var`` names: what every cell
-        that passes it has at its top (see the module), or None."""
-        return self._top_value(cond, var, 0, None)
+        that passes it has at its top (see the module), or None. ``mutable``: A may be
+        an item variable too (an engine that keeps its index as statements set it)."""
+        return self._top_value(cond, var, 0, None, mutable)
 
-    def _top_value(self, e, var: str, depth: int, env: dict | None) -> TopValue | None:
+    def _top_value(self, e, var: str, depth: int, env: dict | None, mutable: bool = False) -> TopValue | None:
         node = e.node
         if node == "BinOp" and e.op == "and":
             left = e.left
-            occupied = self._zone_test(left, "occupied", var) or (
-                left.node == "UnOp" and left.op == "not" and self._zone_test(left.operand, "empty", var))
-            if occupied:
-                found = self._equal_on_top(e.right, var, env)
+            if self._zone_test(left, "occupied", var) or (
+                    left.node == "UnOp" and left.op == "not" and self._zone_test(left.operand, "empty", var)):
+                found = self._equal_on_top(e.right, var, env, mutable)
                 if found is not None:
                     return found
-            found = self._top_value(left, var, depth, env)
+            found = self._top_value(left, var, depth, env, mutable)
             if found is None and self.harmless(left):
-                found = self._top_value(e.right, var, depth, env)
+                found = self._top_value(e.right, var, depth, env, mutable)
             return replace(found, exact=False) if found is not None else None
         if node != "Call":
             return None
@@ -86,8 +92,43 @@ class Tops:
         for q, a in zip(fd.params, e.args):
             if a.node == "Var" and a.name == var:
                 inner = {p.name: self._outer(b, env) for p, b in zip(fd.params, e.args) if p is not q}
-                return self._top_value(fd.body, q.name, depth + 1, inner)
+                return self._top_value(fd.body, q.name, depth + 1, inner, mutable)
         return None
+
+    def cell_test(self, e) -> tuple[Any, TopValue, bool] | None:
+        """One cell's test of its top item's value, ``occupied(X) and top(X).A == V``
+        (or ``not empty(X) and ...``; ``V == top(X).A``) or ``empty(X) or top(X).A == V``
+        (or ``not occupied(X) or ...``), X a name of a cell or ``last``/``first`` of a
+        name (evaluated once: it counts nothing, and fails where its first evaluation
+        fails), A static or an item variable, V as in ``top_value``: (X, the
+        ``TopValue``, whether the test is the ``or``'s, true where X is empty too), or
+        None."""
+        if e.node != "BinOp" or e.op not in ("and", "or"):
+            return None
+        test, other = ("occupied", "empty") if e.op == "and" else ("empty", "occupied")
+        left = e.left
+        x = self._zone_of(left, test)
+        if x is None and left.node == "UnOp" and left.op == "not":
+            x = self._zone_of(left.operand, other)
+        if x is None or not self._evaluated_once(x):
+            return None
+        found = self._equal_on_top(e.right, x, None, True)
+        return None if found is None else (x, found, e.op == "or")
+
+    def _zone_of(self, e, func: str):
+        """The cell of ``e``, the built-in ``func`` (``occupied``, ``empty``) of a cell,
+        or None."""
+        if e.node == "Call" and e.func == func and len(e.args) == 1 and self.c.calls_builtin(func) \
+                and self.c.type_of(e.args[0]).tag == "cell":
+            return e.args[0]
+        return None
+
+    def _evaluated_once(self, x) -> bool:
+        """Whether the cell ``x`` may be evaluated once where it is written twice: a
+        name, or ``last``/``first`` of a name (no work, no call counted)."""
+        if x.node == "Call" and x.func in ("last", "first") and self.c.calls_builtin(x.func) and len(x.args) == 1:
+            x = x.args[0]
+        return x.node == "Var" and x.name not in self.c.functions
 
     def _outer(self, a, env: dict | None):
         """The expression of the loop's scope an argument ``a`` is, or None where it is not
@@ -98,9 +139,11 @@ class Tops:
             return env[a.name]
         return a
 
-    def _equal_on_top(self, e, var: str, env: dict | None) -> TopValue | None:
-        """``top(var).A == V`` (or ``V == top(var).A``) with A static and V harmless, naming
-        no loop's cell, nor a parameter not given a name or a literal (see the module)."""
+    def _equal_on_top(self, e, var, env: dict | None, mutable: bool = False) -> TopValue | None:
+        """``top(var).A == V`` (or ``V == top(var).A``) with A static (or, ``mutable``,
+        an item variable of a kind that has no static A) and V harmless, naming no loop's
+        cell, nor a parameter not given a name or a literal (see the module). ``var``: the
+        cell's name, or its expression (``cell_test``)."""
         if e.node != "BinOp" or e.op != "==":
             return None
         for side, value in ((e.left, e.right), (e.right, e.left)):
@@ -108,15 +151,20 @@ class Tops:
                 continue
             kind = self.c.type_of(side.obj)
             at = self.c.type_of(side)
-            if kind.tag != "item" or side.name in self.c.item_vars.get(kind.arg, {}) or at.tag not in _TYPES \
-                    or self.c.type_of(value) != at or not (self.harmless(value) or self._seat_of_name(value)):
+            if kind.tag != "item" or at.tag not in _TYPES or self.c.type_of(value) != at \
+                    or not (self.harmless(value) or self._seat_of_name(value)):
+                return None
+            variable = side.name in self.c.item_vars.get(kind.arg, {})
+            if variable and (not mutable or any(side.name in fs and side.name not in self.c.item_vars.get(k, {})
+                                                for k, fs in self.c.kinds.items())):
                 return None
             named = [n for n in ir.walk(value) if n.node == "Var"]
-            if any(n.name == var or (env is not None and n.name in env and env[n.name] is None) for n in named):
+            own = {n.name for n in ir.walk(var) if n.node == "Var"} if not isinstance(var, str) else {var}
+            if any(n.name in own or (env is not None and n.name in env and env[n.name] is None) for n in named):
                 return None
             if any(self.c.type_of(n).tag == "cell" for n in named):
                 return None   # (a cell of a loop around: its value is the loop's)
-            return TopValue(kind.arg, side.name, at, value, env, True)
+            return TopValue(kind.arg, side.name, at, value, env, True, variable)
         return None
 
     def _seat_of_name(self, e) -> bool:
@@ -127,8 +175,13 @@ class Tops:
         return e.node == "Call" and e.func == "seat" and self.c.calls_builtin("seat") and len(e.args) == 1 \
             and e.args[0].node == "Var" and self.c.type_of(e.args[0]).tag == "player"
 
-    def _of_top(self, e, var: str) -> bool:
-        """Whether ``e`` is an attribute of ``top(var)``."""
+    def _of_top(self, e, var) -> bool:
+        """Whether ``e`` is an attribute of ``top(var)`` (``var``: a name, or an
+        expression, the same as written)."""
         o = e.obj if e.node == "Attr" else None
-        return o is not None and o.node == "Call" and o.func == "top" and self.c.calls_builtin("top") \
-            and len(o.args) == 1 and o.args[0].node == "Var" and o.args[0].name == var
+        if o is None or o.node != "Call" or o.func != "top" or not self.c.calls_builtin("top") or len(o.args) != 1:
+            return False
+        if isinstance(var, str):
+            return o.args[0].node == "Var" and o.args[0].name == var
+        return ir.show(o.args[0]) == ir.show(var)
+

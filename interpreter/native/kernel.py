@@ -1022,8 +1022,8 @@ class Proc(ChanceStatements, ProductOptions):
         t = g.typeref(g.c.item_vars[kind][i.attr].type)
         at = g.layout.ivar(i.attr, "it_")
         done = self._appended(g.layout.ivar(i.attr, f"nn({holder})"), i.value, t, at)
-        self.emit(f"{{ Id it_ = nn({holder}); {done or f'{at} = {self._value(i.value, t)};'} }} "
-                  f"{self.go(self.nxt)}")
+        self.emit(f"{{ Id it_ = nn({holder}); {done or f'{at} = {self._value(i.value, t)};'} "
+                  f"IDX_{ident('I', i.attr)}(s, it_); }} {self.go(self.nxt)}")
 
     def _StoreResult(self, i: ops.StoreResult):
         g = self.gen
@@ -1348,7 +1348,7 @@ class Proc(ChanceStatements, ProductOptions):
         for k, (name, e, _) in enumerate(s.sets):
             t = g.typeref(fields[name].type)
             vals.append(f"{g.ct(t)} v{k}_ = {self._value(e, t)};")
-            sets.append(f"{g.layout.ivar(name, 'it_')} = std::move(v{k}_);")
+            sets.append(f"{g.layout.ivar(name, 'it_')} = std::move(v{k}_); IDX_{ident('I', name)}(s, it_);")
         # (an empty supply bails: Python then gives the rule error)
         self.emit(f"{{ Id to_ = {self.x(s.to)}; {' '.join(vals)} if (s.z.len[{s.supply}] == 0) bail(); "
                   f"Id it_ = s.z.tail[{s.supply}]; mv(s, it_, nn(to_), {self._facing(s)}); {' '.join(sets)} }} "

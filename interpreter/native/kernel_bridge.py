@@ -217,7 +217,7 @@ class Bridge:
         cleared = import_opts(self.gen)   # (no product kept: kernel_products.py)
         return "\n".join([
             "static void import_vars(St& s, PyObject* g, PyObject* pv, PyObject* iv) { "
-            "vars_from_py((char*)&s, VARS, NVARS, NP, NI, g, pv, iv); }",
+            "vars_from_py((char*)&s, VARS, NVARS, NP, NI, g, pv, iv); INDEX_RENEW(s); }",
             "static int import_pending(St& s, PyObject* p, int proc, int pc) { "
             + ("return pending_from_py((char*)&s.opts, SITES, NSITES, p, proc, pc); }" if not cleared else
                f"const int k_ = pending_from_py((char*)&s.opts, SITES, NSITES, p, proc, pc); {cleared} return k_; }}"),

@@ -138,4 +138,5 @@ class Driver:
                 val = g.expr(f.init, {}, t)
                 inits.append(f"{{ ++EPOCH; {g.ct(t)} v_ = {val}; for (Id i_ : {g.tables.id_list(('KIND', kind), ids)}) "
                              f"{g.layout.ivar(name, 'i_')} = v_; }}")
+        inits.append("INDEX_RENEW(s);")   # (the index of an item variable's values: kernel_tops.py)
         return inits

@@ -57,6 +57,7 @@ class ModuleWriter:
             "static bool COUNTING = false; static long long COUNTED = -1;",
             "#define STEP(s) do { ++EPOCH; if (++(s).steps > STEPS) bail(); } while (0)",
             *self.gen.step_defines(),   # (steps that keep the epoch: kernel_epoch.py)
+            *self.gen.tops.index_defines(),   # (an item variable's index kept: kernel_tops.py)
             *self.gen.pre_state,
             *self.frame_code(layout, len(procs)),
             f"struct Opts {{ {opt_fields} }};",

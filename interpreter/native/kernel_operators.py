@@ -62,6 +62,8 @@ class Operators:
         if op.name == "and":   # (a cell's bit in the index of a top's value: kernel_tops.py;
             # else no branch on the cell: kernel_early.py)
             return self.tops.cell_bit(e, sc) or self.occupied_and(e, sc)
+        if op.name == "or":   # (a cell's bit: empty, or its top's value; kernel_tops.py)
+            return self.tops.cell_bit(e, sc)
         if op.language.mirror:   # (a comparison: dsl/operators.py)
             # (a count of a top's cells against all a mask's: kernel_tops.py; a count
             # stopped once the comparison is decided)

@@ -24,7 +24,16 @@ the cell's bit too (``TopWalks.cell_bit``), and a count of the cells along a ray
 it before the first that does not is read from the ray's cells as bits
 (``TopWalks.ray_run``). The index is kept only where a loop walks it
 or such a test reads it, for at most ``_SLOTS`` values in all; a value's slot is one
-subtraction where the values are consecutive numbers (the seats)."""
+subtraction where the values are consecutive numbers (the seats).
+
+One cell's test may also read an item variable's index (discs turned over by a line:
+``empty(y) or top(y).seat == s``, the stop of a walk along a ray): its values' slots are
+those it may take (``_mut_values``: a truth's two; an integer's proven range where it is
+short, else its first value, the numbers statements set it to and the seats), each
+item's slot kept in the state (cxx/kernel_zones.hpp, ``tag``) by the statements that set
+it (``IDX_<field>``), where a game starts and where a state is loaded
+(``INDEX_RENEW``), and the cell's bit where the item is its top (``retag``). A value
+with no slot is tested as written. Loops still walk only the static attributes' rows."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -32,7 +41,9 @@ from functools import cached_property
 
 from ...dsl import ast as ir, operators as language
 from ...dsl.builtins import CLOSURES
+from ..core import ops
 from ..core.operators import operands, resolve
+from .cxx_text import ident
 from .kernel_cells import rows_by_value
 from .kernel_occupancy import set_bits
 from .kernel_reads import ENTRY, carried, counters, reads_of, state
@@ -143,18 +154,106 @@ class TopWalks:
         items = self.gen.p.items
         bits = [0] * len(items)
         for (attr, _t), slots in self.slots.items():
+            if slots["mut"]:
+                continue   # (an item variable's: in the state, Zones' ``tag``)
             for i, v in enumerate(self._values(attr, slots["t"])):
                 if v is not None and v in slots["of"]:
                     bits[i] |= 1 << slots["of"][v][0]
         body = ", ".join(f"{b}u" for b in bits) or "0u"
-        return [f"struct TopSlots {{ static constexpr int N = {self.n}; static inline uint32_t of(Id i) {{ "
+        mut = "true" if any(x["mut"] for x in self.slots.values()) else "false"
+        return [f"struct TopSlots {{ static constexpr int N = {self.n}; static constexpr bool MUT = {mut}; "
+                f"static inline uint32_t of(Id i) {{ "
                 f"static constexpr uint32_t S[{max(len(bits), 1)}] = {{{body}}}; return S[i]; }} }};"]
+
+    def index_defines(self) -> list[str]:
+        """The macros that keep the index of an item variable's values (``Zones``'
+        ``retag``): ``IDX_<field>(s, it)`` after a statement sets the variable of the item
+        ``it`` (nothing where no test reads its index), ``INDEX_RENEW(s)`` once the
+        state's variables are set (a new game, a state loaded)."""
+        g = self.gen
+        out, renew = [], []
+        for name in sorted({n for fs in g.c.item_vars.values() for n in fs}):
+            field = ident("I", name)
+            keys = [k for k, x in self.slots.items() if x["mut"] and k[0] == name]
+            if not keys:
+                out.append(f"#define IDX_{field}(s, it) ((void)0)")
+                continue
+            slots = self.slots[keys[0]]
+            keep = ~sum(1 << k for k, _ in slots["of"].values()) & 0xFFFFFFFF
+            bits = slots["bits"]
+            out.append(f"#define IDX_{field}(s, it) (s).z.retag(it, {keep:#x}u, "
+                       f"{bits}({g.layout.ivar(name, 'it', '(s)')}))")
+            renew.append(f"for (Id i_ : {slots['items']}) IDX_{field}(s, i_);")
+        out.append(f"#define INDEX_RENEW(s) do {{ {' '.join(renew)} }} while (0)")
+        return out
 
     def _values(self, attr: str, at) -> list:
         """Each item's value of ``attr`` where its kind's is of the type ``at`` (as
         Gen._Attr's table), else None."""
         c = self.gen.c
         return [it.attrs.get(attr) if c.kinds[it.kind].get(attr) == at else None for it in self.gen.p.items]
+
+    def _mut_slot_fn(self, attr: str, at) -> str | None:
+        """The C++ function of a value of the item variable ``attr`` giving its slot, -1
+        where it has none (its items' then have no bit: a test of it reads the items);
+        slots given where first asked to the values it may take (``_mut_values``); None
+        where they would be more than ``_SLOTS`` in all, or where another statement's
+        slots share its name."""
+        g = self.gen
+        key = (attr, str(at))
+        if key not in self.slots:
+            values = self._mut_values(attr, at)
+            if values is None or self.n + len(values) > _SLOTS or any(k[0] == attr for k in self.slots):
+                return None
+            of = {v: (self.n + k, None) for k, v in enumerate(values)}
+            self.n += len(of)
+            fn = self._mut_fn(attr, at, of)
+            bits = g.tables.table(("TOPBITS_OF", attr, str(at)), lambda t: (
+                f"static inline uint32_t {t}({g.ct(at)} v) {{ const int k = {fn}(v); return k >= 0 ? 1u << k : 0u; }}"))
+            kinds = sorted(k for k, fs in g.c.item_vars.items() if attr in fs)
+            ids = g.tables.id_list(("KINDS", *kinds), [it.id for it in g.p.items if it.kind in kinds])
+            self.slots[key] = {"t": at, "of": of, "mut": True, "fn": fn, "bits": bits, "items": ids}
+        found = self.slots[key]
+        return found["fn"] if found["mut"] else None
+
+    def _mut_fn(self, attr: str, at, of: dict) -> str:
+        """The C++ of the slot of a value of the item variable (see ``_mut_slot_fn``)."""
+        g = self.gen
+        span = _consecutive(of)
+        if span is not None:
+            a, n, k = span
+            return g.tables.table(("TOPSLOT_MUT", attr, str(at)), lambda t: (
+                f"static inline int {t}(I v) {{ const uint64_t d = (uint64_t)v - (uint64_t)({a}LL); "
+                f"return d < {n}ULL ? {k} + (int)d : -1; }}"))
+        tests = "".join(f"v == {'true' if v is True else 'false' if v is False else f'{v}LL'} ? {slot} : "
+                        for v, (slot, _) in of.items())
+        return g.tables.table(("TOPSLOT_MUT", attr, str(at)),
+                              lambda t: f"static inline int {t}({g.ct(at)} v) {{ return {tests}-1; }}")
+
+    def _mut_values(self, attr: str, at) -> list | None:
+        """The values an item variable is given slots for: a truth's two; an integer's
+        range where the rules prove it (kernel_layout.py, ``var_ranges``) and it is
+        short, else its first value and those statements set written out, and the seats;
+        None for another type."""
+        g = self.gen
+        if at.tag == "bool":
+            return [False, True]
+        if at.tag != "int":
+            return None
+        r = g.layout.ranges.get(attr)
+        if r is not None and r[1] - r[0] < 16:
+            return list(range(r[0], r[1] + 1))
+        found = set(range(1, g.p.n + 1))
+        for fs in g.c.item_vars.values():
+            if attr in fs and fs[attr].init is not None and fs[attr].init.node == "IntLit":
+                found.add(fs[attr].init.value)
+        for proc in g.p.procs.values():
+            for i in proc.core:
+                if isinstance(i, ops.SetItemVar) and i.attr == attr and i.value.node == "IntLit":
+                    found.add(i.value.value)
+                elif isinstance(i, ops.Make):
+                    found.update(v.value for name, v, _ in i.sets if name == attr and v.node == "IntLit")
+        return sorted(v for v in found if -(1 << 62) < v < (1 << 62))
 
     def _slot_fn(self, attr: str, at) -> str | None:
         """The C++ function of a value of ``attr`` giving its slot (``TopSlots::N``, a row
@@ -172,7 +271,9 @@ class TopWalks:
             if self.n + len(of) > _SLOTS:
                 return None
             self.n += len(of)
-            self.slots[key] = {"t": at, "of": of}
+            self.slots[key] = {"t": at, "of": of, "mut": False}
+        if self.slots[key]["mut"]:
+            return None
         of = self.slots[key]["of"]
         span = _consecutive(of)
         if span is not None:   # (numbers a..b in slots k..k + b - a: one subtraction, no search)
@@ -396,43 +497,63 @@ class TopWalks:
                 f"return (I)({_held(w, n)}); }}())")
 
     def cell_bit(self, e, sc: dict) -> str | None:
-        """``occupied(x) and top(x).A == V`` (or ``not empty(x) and ...``) of one cell, x a
-        name of a cell of a board and A an attribute no statement changes (``mine(z, s)``,
-        tested at each cell a walk along a ray meets): the bit of x in the row of V of the
-        index, where the test read the zone's size, then its top item, then the item's
-        value, each read waiting for the one before (a game whose end is tested along rays
-        so: 0.85–0.88 of the time, though 5% more instructions, docs/performance.md). The
-        same truth as the reference, no work counted; a cell that is none bails (``nn``),
-        the move left to Python. Not where the zones read are noted (``reads_of``: a
-        lasting keep's body, a walk's: the kept groups of connected pieces read their
-        pieces so). Else None."""
+        """One cell's test of its top item's value (core/tops.py, ``cell_test``): X's bit in
+        the row of V of the index, ``occupied(X) and top(X).A == V`` (``mine(z, s)``,
+        tested at each cell a walk along a ray meets), or ``empty(X) or top(X).A == V``
+        (the bit in that row or not in ``occ``: a walk's stop), where the test read the
+        zone's size, then its top item, then the item's value, each read waiting for the
+        one before (a game whose end is tested along rays so: 0.85–0.88 of the time,
+        though 5% more instructions, docs/performance.md); also the last two of ``H and
+        occupied(X) and top(X).A == V``, H first. A an item variable: its value's slot
+        found where the test is (a value with none: the test as written). The same truth
+        as the reference, no work counted; a cell that is none bails (``nn``), the move
+        left to Python. Not where the zones read are noted (``reads_of``: a lasting
+        keep's body, a walk's: the kept groups of connected pieces read their pieces
+        so). Else None."""
         g = self.gen
-        left = e.left
-        if left.node == "UnOp" and left.op == "not":   # (``not empty(x)``, as core/tops.py reads it)
-            left, test = left.operand, "empty"
-        else:
-            test = "occupied"
-        if not (left.node == "Call" and left.func == test and g.c.calls_builtin(test)
-                and len(left.args) == 1 and left.args[0].node == "Var"):
+        head = None
+        found = g.facts.cell_test(e)
+        if found is None and e.op == "and" and e.left.node == "BinOp" and e.left.op == "and":
+            found = g.facts.cell_test(_joined(e.left.right, e.right, e))
+            head = e.left.left
+        if found is None or reads_of(sc) is not None:   # (a read noted: a lasting keep's, a walk's)
             return None
-        x = left.args[0]
+        x, tv, either = found
         t = g.ty(x)
         cells: list[int] = (g.p.boards.get(t.arg) or []) if t.tag == "cell" and isinstance(t.arg, str) else []
         if not cells or cells != list(range(cells[0], cells[0] + len(cells))):
             return None
-        tv = g.facts.top_value(e, x.name)
-        if tv is None or not tv.exact or reads_of(sc) is not None:   # (a read noted: a lasting keep's, a walk's)
-            return None
-        slot = self._slot_fn(tv.attr, tv.at)
+        slot = (self._mut_slot_fn if tv.mutable else self._slot_fn)(tv.attr, tv.at)
         if slot is None:
             return None
         occ = g.occupied
         if t.arg not in occ.walked:
             occ.walked.append(t.arg)   # (the index's range: the boards' cells, as occ's)
-        row = f"{state(sc)}.z.tops_of({slot}({self._value(tv, sc)}))"
-        bit = g.tables.table(("TOPBIT",), lambda t: (
-            f"static inline bool {t}(const uint64_t* r, uint32_t k) {{ return (r[k >> 6] >> (k & 63)) & 1U; }}"))
-        return f"{bit}({row}, (uint32_t)(nn({g.expr(x, sc)}) - {occ.lo}))"
+        st = state(sc)
+        # (a board of one word: its word read, no shift of the cell's number)
+        w, m = ("k >> 6", "k & 63") if occ.n > _WORD else ("0", "k")
+        bit = g.tables.table(("TOPBIT", w), lambda n: (
+            f"static inline bool {n}(const uint64_t* r, uint32_t k) {{ return (r[{w}] >> ({m})) & 1U; }}"))
+        if either:
+            bit = g.tables.table(("TOPBIT_OR", w), lambda n: (
+                f"static inline bool {n}(const uint64_t* o, const uint64_t* r, uint32_t k) "
+                f"{{ return ((~o[{w}] | r[{w}]) >> ({m})) & 1U; }}"))
+            bit = f"{bit}({st}.z.occ, "
+        else:
+            bit = f"{bit}("
+        value = self._value(tv, sc)
+        where = f"(uint32_t)(nn({g.expr(x, sc)}) - {occ.lo})"
+        if not tv.mutable:
+            test = f"{bit}{st}.z.tops_of({slot}({value})), {where})"
+        else:
+            ct = g.ct(tv.at)
+            top = g.layout.ivar(tv.attr, f"{st}.z.top(x_)", st)
+            plain = (f"({st}.z.size(x_) == 0 || eq({top}, v_))" if either else
+                     f"({st}.z.size(x_) > 0 && eq({top}, v_))")
+            test = (f"([&]() MK_AI -> bool {{ const Id x_ = nn({g.expr(x, sc)}); const {ct} v_ = {value}; "
+                    f"const int k_ = {slot}(v_); return k_ >= 0 ? {bit}{st}.z.tops[k_], "
+                    f"(uint32_t)(x_ - {occ.lo})) : {plain}; }}())")
+        return test if head is None else f"({g.expr(head, sc)} && {test})"
 
     def ray_run(self, e, sc: dict) -> str | None:
         """``count(y for y in until(z for z in ray(c, ...) if not P(z)) if P(y))``, P one
@@ -541,6 +662,12 @@ def walked_filter(gen, fd) -> bool:
     body = fd.body
     return (body.node == "Comprehension" and len(body.clauses) == 1 and body.elem.node == "Var"
             and body.elem.name == body.clauses[0].var and gen.tops._exact_plan(body) is not None)
+
+
+def _joined(left, right, like):
+    """``left and right``, a node of the IR made as ``like`` is (an ``and``), for a
+    test of its form alone (never written: its parts are the program's)."""
+    return like.model_copy(update={"left": left, "right": right})
 
 
 def _run_ray(comp):

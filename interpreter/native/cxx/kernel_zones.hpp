@@ -43,7 +43,8 @@ static inline uint64_t occ_mask(int w, int a, int b) {
     uint64_t m = lo <= 0 ? ~0ULL : ~0ULL << lo;
     return hi >= 63 ? m : m & ((1ULL << (hi + 1)) - 1);
 }
-// TOPS::N > 0 (with OCC_N > 0): per value of an attribute that no statement changes (a
+// TOPS::N > 0 (with OCC_N > 0): per value of an attribute that no statement changes, or
+// of an item variable (TOPS::MUT, its slots in ``tag``: see below) (a
 // slot 0 .. TOPS::N - 1, TOPS::of(item) the slots of an item's values as bits), a bit per
 // zone of ``occ``'s, set while the zone's top item has that value (append and unlink keep
 // it): a loop over a board's cells whose condition holds only where the top item has a
@@ -72,7 +73,7 @@ static inline int bits_set(uint64_t x) {
     return (int)((x * 0x0101010101010101ULL) >> 56);
 #endif
 }
-struct NoTops { static constexpr int N = 0; static inline uint32_t of(Id) { return 0; } };
+struct NoTops { static constexpr int N = 0; static constexpr bool MUT = false; static inline uint32_t of(Id) { return 0; } };
 template <int NI, int NZ, bool STAMPED = false, int OCC_LO = 0, int OCC_N = 0, class TOPS = NoTops>
 struct Zones {
     typedef Fit<-1, NI> It;
@@ -88,18 +89,39 @@ struct Zones {
     static constexpr int NT = OCC_N > 0 ? TOPS::N : 0;
     uint64_t tops[NT][(OCC_N + 63) / 64];   // (NT > 0: see above; else no byte)
     static constexpr uint64_t no_tops[(OCC_N + 63) / 64 > 0 ? (OCC_N + 63) / 64 : 1] = {};
+    // TOPS::MUT: slots of an attribute that statements change (an item variable), each
+    // item's in ``tag`` (the slots of its value as bits, TOPS::of's static ones beside
+    // them), set by ``retag`` where a statement sets the variable, the state is made or
+    // loaded (kernel_tops.py); a value with no slot, no bit
+    static constexpr bool MT = NT > 0 && TOPS::MUT;
+    typedef std::conditional_t<(NT <= 8), uint8_t, std::conditional_t<(NT <= 16), uint16_t, uint32_t>> Tag;
+    Tag tag[MT ? NI : 0];
 
     // the bits of value slot k (NT: a value no item has, no bit)
     const uint64_t* tops_of(int k) const {
         if constexpr (NT > 0) return k < NT ? tops[k] : no_tops;
         else return no_tops;
     }
+    // the slots of item t's values as bits
+    uint32_t slots_of(Id t) const {
+        if constexpr (MT) return TOPS::of(t) | tag[t];
+        else return TOPS::of(t);
+    }
+    // item i's slots of a variable anew (``keep``: the bits of its other slots; ``bits``:
+    // its value's), and the bits of the zone it tops, where it is a top
+    void retag(Id i, uint32_t keep, uint32_t bits) {
+        if constexpr (MT) {
+            tag[i] = (Tag)((tag[i] & keep) | bits);
+            const Id n = nxt[i];
+            if (n <= -2) tops_put((Id)(-2 - n), i);
+        }
+    }
     // the bits of zone z in ``tops`` anew, its top item now t (-1: none), where it has them
     void tops_put(Id z, Id t) {
         if constexpr (NT > 0) {
             uint32_t b = (uint32_t)(z - OCC_LO);
             if (b < (uint32_t)OCC_N) {
-                uint32_t on = t >= 0 ? TOPS::of(t) : 0, sh = b & 63;
+                uint32_t on = t >= 0 ? slots_of(t) : 0, sh = b & 63;
                 uint64_t keep = ~(1ULL << sh);
                 for (int k = 0; k < NT; ++k)
                     tops[k][b >> 6] = (tops[k][b >> 6] & keep) | ((uint64_t)((on >> k) & 1) << sh);
