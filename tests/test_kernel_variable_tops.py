@@ -6,6 +6,7 @@ bit in the row of the value of an index the statements keep (core/tops.py,
 assignment, a ``make``), where the game starts and where a state is loaded into the
 kernel, and the zone's bit where the item is the top. Tested: the four forms (``and``,
 ``or``, ``not empty``, ``not occupied``), the cell a list's last (``closes``), a truth,
+an enum's value,
 values with no slot (the turn's number: the test as written), discs placed at the start
 with their first values, discs stacked, the one
 under the top changed then uncovered, moved off the boards and back, removed and made
@@ -32,7 +33,8 @@ pytestmark = pytest.mark.kernels
 
 RULES = """ruleset variable_tops
 players 2..2
-kind Disc { var owner: int = 0, var hot: bool = false }
+enum Tint { pale, dark, grey }
+kind Disc { var owner: int = 0, var hot: bool = false, var tint: Tint = pale }
 board big: grid(rows: 9, cols: 9) holds Disc
 board small: grid(rows: 3, cols: 3) holds Disc
 supply discs: 140 of Disc()
@@ -47,6 +49,7 @@ function stop(c: big, s: int): bool = empty(c) or top(c).owner == s
 function clear_or(c: small, s: int): bool = not occupied(c) or s == top(c).owner
 function held(c: small, s: int): bool = not empty(c) and top(c).owner == s
 function warm(c: big): bool = occupied(c) and top(c).hot == true
+function shaded(c: big, k: Tint): bool = occupied(c) and top(c).tint == k
 function line(c: big, dr: int, dc: int, s: int): list of big =
   until(y for y in ray(c, row: dr, col: dc) if empty(y) or top(y).owner == s)
 function closes(l: list of big, s: int): bool =
@@ -65,6 +68,7 @@ turn {
   choose x from [c for c in cells(big) if empty(c) or turns % 9 == 0] as "place"
   make Disc at x with owner = s
   if turns % 4 == 0 { top(x).hot = true }
+  if turns % 3 == 1 { top(x).tint = if s == 1 then dark else grey }
   for d in dirs() {
     let l = line(x, d[0], d[1], s)
     if closes(l, s) {
@@ -90,7 +94,8 @@ turn {
     + 11 * count(c for c in cells(small) if held(c, 3 - s)) + 13 * count(c for c in cells(big) if warm(c))
     + 17 * count(c for c in cells(big) if mine(c, turns % 7 + 2)) + 19 * count(c for c in cells(big) if stop(c, turns))
     + 23 * count(c for c in cells(big) if own_row(c)) + (if occupied(near) and both(x, near, s) then 29 else 0)
-    + 31 * count(c for c in cells(big) if mine(c, 0))
+    + 31 * count(c for c in cells(big) if mine(c, 0)) + 37 * count(c for c in cells(big) if shaded(c, dark))
+    + 41 * count(c for c in cells(big) if shaded(c, pale))
 }
 end when turns >= 60
 score(p) = count(c for c in cells(big) if mine(c, seat(p))) + (if seat(p) == 1 then seen else 0)
@@ -103,13 +108,13 @@ compiled = compiler(RULES, "variable_tops.meeple")
 def test_a_test_of_an_item_variable_reads_the_index_the_statements_keep():
     gen = kernel.Gen(compiled(False))
     source = gen.source()
-    for name in ("mine", "stop", "clear_or", "held", "warm", "closes"):
+    for name in ("mine", "stop", "clear_or", "held", "warm", "shaded", "closes"):
         assert re.search(r"const int k_ = T\d+\(v_\); return k_ >= 0 \? T\d+\(", function_text(source, name)), name
     for name in ("own_row", "both"):
         assert "k_ >= 0" not in function_text(source, name), name
-    # (the owner's first value and the seats, 0..2, and a truth's two values: five slots
-    # in the state, kept by the statements that set them)
-    assert gen.tops.n == 5 and "struct TopSlots { static constexpr int N = 5; static constexpr bool MUT = true;" in source
+    # (the owner's first value and the seats, 0..2, a truth's two values and the tint's
+    # three: eight slots in the state, kept by the statements that set them)
+    assert gen.tops.n == 8 and "struct TopSlots { static constexpr int N = 8; static constexpr bool MUT = true;" in source
     assert re.search(r"static inline int T\d+\(I v\) \{ const uint64_t d = \(uint64_t\)v - \(uint64_t\)\(0LL\); "
                      r"return d < 3ULL \? 0 \+ \(int\)d : -1; \}", source)
     assert re.search(r"#define IDX_uI_owner\(s, it\) \(s\)\.z\.retag\(it, 0x[0-9a-f]+u, T\d+\(\(s\)\.uI_owner\[it\]\)\)",

@@ -231,13 +231,15 @@ class TopWalks:
                               lambda t: f"static inline int {t}({g.ct(at)} v) {{ return {tests}-1; }}")
 
     def _mut_values(self, attr: str, at) -> list | None:
-        """The values an item variable is given slots for: a truth's two; an integer's
-        range where the rules prove it (kernel_layout.py, ``var_ranges``) and it is
-        short, else its first value and those statements set written out, and the seats;
-        None for another type."""
+        """The values an item variable is given slots for: a truth's two; an enum's
+        every one; an integer's range where the rules prove it (kernel_layout.py,
+        ``var_ranges``) and it is short, else its first value and those statements set
+        written out, and the seats; None for another type."""
         g = self.gen
         if at.tag == "bool":
             return [False, True]
+        if at.tag == "enum":   # (its values' numbers in the kernel, as kernel_tables.py keeps them)
+            return list(range(len(g.c.enums[at.arg])))
         if at.tag != "int":
             return None
         r = g.layout.ranges.get(attr)
