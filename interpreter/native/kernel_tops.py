@@ -28,7 +28,7 @@ subtraction where the values are consecutive numbers (the seats).
 
 One cell's test may also read an item variable's index (discs turned over by a line:
 ``empty(y) or top(y).seat == s``, the stop of a walk along a ray): its values' slots are
-those it may take (``_mut_values``: a truth's two; an integer's proven range where it is
+those it may take (``_mut_values``: a truth's two, an enum's all; an integer's proven range where it is
 short, else its first value, the numbers statements set it to and the seats), each
 item's slot kept in the state (cxx/kernel_zones.hpp, ``tag``) by the statements that set
 it (``IDX_<field>``), where a game starts and where a state is loaded
