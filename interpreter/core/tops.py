@@ -155,8 +155,7 @@ class Tops:
                     or not (self.harmless(value) or self._seat_of_name(value)):
                 return None
             variable = side.name in self.c.item_vars.get(kind.arg, {})
-            if variable and (not mutable or any(side.name in fs and side.name not in self.c.item_vars.get(k, {})
-                                                for k, fs in self.c.kinds.items())):
+            if variable and not (mutable and self._variable_alone(side.name)):
                 return None
             named = [n for n in ir.walk(value) if n.node == "Var"]
             own = {n.name for n in ir.walk(var) if n.node == "Var"} if not isinstance(var, str) else {var}
@@ -166,6 +165,11 @@ class Tops:
                 return None   # (a cell of a loop around: its value is the loop's)
             return TopValue(kind.arg, side.name, at, value, env, True, variable)
         return None
+
+    def _variable_alone(self, attr: str) -> bool:
+        """Whether no kind has a static attribute ``attr`` (an item variable's index holds
+        the variable's values alone)."""
+        return not any(attr in fs and attr not in self.c.item_vars.get(k, {}) for k, fs in self.c.kinds.items())
 
     def _seat_of_name(self, e) -> bool:
         """``seat(N)`` of a name of a player: it counts nothing and fails only where N is
