@@ -197,8 +197,8 @@ class TopWalks:
         """The C++ function of a value of the item variable ``attr`` giving its slot, -1
         where it has none (its items' then have no bit: a test of it reads the items);
         slots given where first asked to the values it may take (``_mut_values``); None
-        where they would be more than ``_SLOTS`` in all, or where another statement's
-        slots share its name."""
+        where they would be more than ``_SLOTS`` in all, or where slots of an attribute
+        of its name (another type's, a static one's) are given already."""
         g = self.gen
         key = (attr, str(at))
         if key not in self.slots:
