@@ -182,6 +182,8 @@ DECIDED: dict[tuple[str, str, tuple[str, ...]], tuple[int, str]] = {
     ("interpreter/native/kernel_early.py", "operator", ("!=", "==")): (1, KERNEL),
     ("interpreter/native/kernel_early.py", "operator", ("!=", "==", "or")): (1, KERNEL),
     ("interpreter/native/kernel_emptiness.py", "expression", ("ListLit", "TupleLit")): (1, KERNEL),
+    ("interpreter/native/kernel_first_stops.py", "builtin", ("empty", "occupied")): (1, KERNEL),
+    ("interpreter/native/kernel_first_stops.py", "operator", ("<", "<=", ">", ">=")): (1, KERNEL),
     ("interpreter/native/kernel_in_place.py", "builtin", ("empty", "len", "occupied", "size")): (1, KERNEL),
     ("interpreter/native/kernel_joins.py", "expression", ("Comprehension", "ListLit")): (1, KERNEL),
     ("interpreter/native/kernel_lent.py", "builtin", ("empty", "first", "last", "size")): (1, KERNEL),

@@ -66,6 +66,7 @@ from .kernel_epoch import EpochSteps
 from .kernel_filter_loops import FilterLoops
 from .kernel_filters import FilteredCalls
 from .kernel_first_filled import FirstFilled
+from .kernel_first_stops import FirstStops
 from .kernel_fold import ConstantJoins
 from .kernel_joins import JoinedLists
 from .kernel_layout import LOOP_INDEX, Layout, plain
@@ -94,7 +95,7 @@ from .kernel_walks import CELL_ID, BoardWalks
 MAX_SOURCE = 8_000_000  # characters of C++ a kernel may have (a bundled game's: under 400,000)
 
 
-class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists, KnownLoops, WorkTallies,
+class Gen(FirstStops, MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists, KnownLoops, WorkTallies,
           EmptyLists, WalkViews, TabledRows, ConstantJoins, FilteredCalls,
           RangedCalls, StateReads, FilterLoops, BranchLoops, NamedValues, Operators, TextKeys, AroundCounts,
           LentLists, RangeCharges, FirstFilled):
@@ -620,10 +621,13 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         kept = self.kept_around(e, sc)   # (counts kept per cell: kernel_around.py)
         if kept is not None:
             return kept
+        # (walks that all stop at once, known from their first cells: kernel_first_stops.py)
+        stops = self.first_stops(e, sc) if f == "any" else None
         try:
-            return emit(PRIMITIVES[f].cxx_over, CxxOver(self, e, sc))
+            made = emit(PRIMITIVES[f].cxx_over, CxxOver(self, e, sc))
         except NotNative as why:
             raise Unsupported(str(why)) from None
+        return made if stops is None else f"(!{stops} && {made})"
 
     # ------------------------------------------------------------ calls
     def _Call(self, e, sc):
