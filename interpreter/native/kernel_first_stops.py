@@ -108,7 +108,7 @@ class FirstStops:
             return None
         steps = _steps(ray, bound, var, values)
         fails = None if steps is None else self._fails(test, wc.var, bound, var, sc)
-        if fails is None:
+        if fails is None or steps is None:
             return None
         tables = self._rays_from(ray, steps)
         if tables is None:
