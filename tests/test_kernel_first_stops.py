@@ -12,9 +12,8 @@ import pytest
 from kernel_support import function_text, kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
 from lockstep import (
     compiler,
-    kernel_playouts_as_python,
+    games_and_work_as_python,
     kernel_plays_as_python,
-    work_counted_as_python,
 )
 from meeple.interpreter.native import kernel
 
@@ -104,5 +103,4 @@ def test_such_walks_keep_python_s_state_after_every_move():
 
 @needs_kernel
 def test_such_walks_play_python_s_games_and_count_its_work():
-    kernel_playouts_as_python(compiled(True), compiled(False), 30, seed=6)
-    work_counted_as_python(compiled, 6, 1 << 16)
+    games_and_work_as_python(compiled, 30, 6, 6, 1 << 16)

@@ -22,10 +22,9 @@ import pytest
 from kernel_support import function_text, kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
 from lockstep import (
     compiler,
+    games_and_work_as_python,
     kernel_difference,
-    kernel_playouts_as_python,
     kernel_plays_as_python,
-    work_counted_as_python,
 )
 from meeple.interpreter.native import kernel
 
@@ -133,8 +132,7 @@ def test_tests_of_an_item_variable_keep_python_s_state_after_every_move():
 
 @needs_kernel
 def test_tests_of_an_item_variable_play_python_s_games_and_count_its_work():
-    kernel_playouts_as_python(compiled(True), compiled(False), 30, seed=5)
-    work_counted_as_python(compiled, 8, 1 << 16)
+    games_and_work_as_python(compiled, 30, 5, 8, 1 << 16)
 
 
 @needs_kernel
