@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ...dsl import ast as ir
 from .kernel_reads import carried, reads_of, state
 
 _WORD = 64
@@ -139,7 +140,7 @@ class FirstStops:
         if x.node != "Var" or x.name != y or _names(tv.value, y):
             return None
         inner = carried(sc)
-        for n in {m.name for m in _walk(tv.value) if m.node == "Var"}:
+        for n in {m.name for m in ir.walk(tv.value) if m.node == "Var"}:
             if n in bound:
                 a = bound[n]
                 if _names(a, var) or not self.facts.harmless(a):
@@ -147,13 +148,9 @@ class FirstStops:
                 inner[n] = (self.expr(a, sc), self.ty(a))
             elif n in sc:
                 inner[n] = sc[n]
-        tops = self.tops
-        slot = (tops._mut_slot_fn if tv.mutable else tops._slot_fn)(tv.attr, tv.at)
+        slot = self.tops.slot_of(tv, self.ty(x).arg)
         if slot is None:
             return None
-        board = self.ty(x).arg
-        if board not in occ.walked:
-            occ.walked.append(board)
         value = self.expr(tv.value, inner, tv.at)
         # (either: "empty or top's value", failed by an occupied cell of another value;
         # else "occupied and top's value", failed by every cell not of it; an item
@@ -229,14 +226,9 @@ def _steps(ray, bound: dict, var: str, values: list) -> list[tuple] | None:
     return steps
 
 
-def _walk(e):
-    from ...dsl import ast as ir
-    return ir.walk(e)
-
-
 def _names(e, *names: str) -> bool:
     """Whether ``e`` names any of ``names``."""
-    return any(n.node == "Var" and n.name in names for n in _walk(e))
+    return any(n.node == "Var" and n.name in names for n in ir.walk(e))
 
 
 def _known(e, var: str, v):

@@ -193,6 +193,16 @@ class TopWalks:
         c = self.gen.c
         return [it.attrs.get(attr) if c.kinds[it.kind].get(attr) == at else None for it in self.gen.p.items]
 
+    def slot_of(self, tv, board: str) -> str | None:
+        """The C++ function of the slot of a value of ``tv``'s attribute (``_slot_fn``; an
+        item variable's, ``_mut_slot_fn``, -1 where the value has none), the index kept
+        over ``board``'s cells; None where it has no slots."""
+        slot = (self._mut_slot_fn if tv.mutable else self._slot_fn)(tv.attr, tv.at)
+        occ = self.gen.occupied
+        if slot is not None and board not in occ.walked:
+            occ.walked.append(board)   # (the index's range: the boards' cells, as occ's)
+        return slot
+
     def _mut_slot_fn(self, attr: str, at) -> str | None:
         """The C++ function of a value of the item variable ``attr`` giving its slot, -1
         where it has none (its items' then have no bit: a test of it reads the items);
@@ -525,12 +535,10 @@ class TopWalks:
         cells: list[int] = (g.p.boards.get(t.arg) or []) if t.tag == "cell" and isinstance(t.arg, str) else []
         if not cells or cells != list(range(cells[0], cells[0] + len(cells))):
             return None
-        slot = (self._mut_slot_fn if tv.mutable else self._slot_fn)(tv.attr, tv.at)
+        slot = self.slot_of(tv, t.arg)
         if slot is None:
             return None
         occ = g.occupied
-        if t.arg not in occ.walked:
-            occ.walked.append(t.arg)   # (the index's range: the boards' cells, as occ's)
         st = state(sc)
         # (a board of one word: its word read, no shift of the cell's number)
         w, m = ("k >> 6", "k & 63") if occ.n > _WORD else ("0", "k")
