@@ -175,6 +175,8 @@ DECIDED: dict[tuple[str, str, tuple[str, ...]], tuple[int, str]] = {
     ("interpreter/native/kernel_around.py", "builtin", ("all", "any")): (1, KERNEL),
     ("interpreter/native/kernel_around.py", "builtin", ("empty", "occupied")): (1, KERNEL),
     ("interpreter/native/kernel_around.py", "operator", ("and", "or")): (1, KERNEL),
+    ("interpreter/native/kernel_bit_picks.py", "builtin", ("empty", "occupied")): (1, KERNEL),
+    ("interpreter/native/kernel_bit_picks.py", "operator", ("and", "or")): (1, KERNEL),
     ("interpreter/native/kernel_branch_loops.py", "expression", ("Comprehension", "CondExpr")): (1, KERNEL),
     ("interpreter/native/kernel_early.py", "builtin", ("empty", "occupied", "seat")): (1, KERNEL),
     ("interpreter/native/kernel_early.py", "expression", ("Aggregate", "ListLit")): (1, KERNEL),

@@ -28,7 +28,7 @@ var seen: int = 0
 function ahead(c: b, s: int): list of b =
   [t for dc in [-1, 0, 1] for t in [cell(b, row: c.row + s, col: c.col + dc)] if t != none and empty(t)]
 turn {
-  choose x from [c for c in cells(b) if empty(c)] as "mark"
+  choose x from [c for c in cells(b) if empty(c) and c.row + seen >= 1] as "mark"
   move first(m for m in items(supply) if m.seat == seat(active)) to x
   seen = seen + size(ahead(x, 1)) + size(ahead(x, -1))
     + count(k for k in [seen % 3] if k > 0) + sum(n for n in [size(supply)])
@@ -49,7 +49,9 @@ def test_loops_make_no_list_and_counts_no_branch_on_their_condition():
     # (no list of a zone's items: the rules' zones are a constant or a name)
     assert "s.z.bottom(" in source and not re.search(r"s\.z\.items\((\(\(Id\)|uV)", source)
     assert re.search(r"uV\d+_n \+= \(I\)\(bool\)\(", source)   # (count(... if cond): its truth added)
-    assert re.search(r"uV\d+_n \+= \(size_t\)\(bool\)\(", source)   # ([c for c in xs if cond]: likewise)
+    # ([c for c in xs if cond]: likewise; where cond is a cell's bit alone, the options are
+    # the bits, kernel_bit_picks.py: not so here, as the seen is read)
+    assert re.search(r"uV\d+_n \+= \(size_t\)\(bool\)\(", source)
 
 
 @needs_kernel
@@ -127,7 +129,7 @@ function mine(s: int): list of b = [c for c in cells(b) if occupied(c) and top(c
 function pairs(s: int): list of list of b = [[c, t] for c in mine(s) for t in ahead(c, 1)]
 function low(k: int): list of b = [c for c in cells(b) if c.row + k > 6]
 turn {
-  choose x from [c for c in cells(b) if empty(c)] as "mark"
+  choose x from [c for c in cells(b) if empty(c) and c.row + seen >= 1] as "mark"
   move first(m for m in items(supply) if m.seat == seat(active)) to x
   seen = seen + size(pairs(seat(active))) + sum(t.col for c in cells(b) for t in ahead(c, -1))
     + size([t.col for c in cells(b) for t in ahead(c, -1) if t.col > 2 + seen % 2])

@@ -201,17 +201,21 @@ def test_a_decision_drawn_where_it_is_made_is_python_s_outside_playouts():
 
 def test_options_in_their_order_are_drawn_where_they_are_made():
     # (the C++ of each decision whose options are values in their order, no move
-    # without an object: drawn from the buffer a comprehension writes, or from the list)
+    # without an object: drawn from the buffer a comprehension writes, from the list, or
+    # from the bits of the cells that pass)
     gen = kernel.Gen(program_of(DRAWN, "rules.meeple", False))
     source = gen.source()
     drawn = re.findall(r"const int i_ = auto_pick\(s, n_\); if \(i_ >= 0\) \{ f->(\S+) = (\S+)\[i_\];", source)
     # (mark, add, and bump in a procedure; not echo nor use, whose lists are put in
     # order first, nor stay, with its move without an object)
     where = {v.split("_")[-1]: d for v, d in drawn}
-    assert sorted(where) == ["j", "k", "x"]
-    assert where["x"].endswith(".d")         # (a Grow's buffer: the empty cells)
+    assert sorted(where) == ["j", "k"]
     assert where["k"].endswith(".data()")    # (a Build's: the range)
     assert where["j"] == "all_"              # (the list: [1, 2, 3])
+    # (the empty cells kept as bits: the option drawn is the cell of its bit among them,
+    # kernel_bit_picks.py)
+    bits = re.findall(r"const int i_ = auto_pick\(s, n_\); if \(i_ >= 0\) \{ f->(\S+) = \(Id\)\(\d+ \+ nth_set\(", source)
+    assert [v.split("_")[-1] for v in bits] == ["x"]
     taken = re.findall(r"f->pc = (\d+); if \(AUTO && auto_take\(s\)\) goto I(\d+); return;", source)
     assert len(taken) == len([s for s in gen.sites if s["kind"] == "one"]) == 6   # (each one-seat decision)
     assert all(a == b for a, b in taken)

@@ -408,6 +408,9 @@ def _over_first(x: CxxOver) -> str:
     gen.ty(x.comp.elem)
     if t.tag not in _FLAT:
         raise NotNative(f"first(...) of a list of {t}")
+    lowest = gen.bits_end(x.e, x.sc, False)   # (the lowest bit of the cells that pass: kernel_bit_picks.py)
+    if lowest is not None:
+        return lowest
     body = x.each(lambda inner: f"return {gen.ct(t)}({x.elem(inner, t)});")
     return f"([&]() -> {gen.ct(t)} {{ {body} return {gen.none_of(t)}; }}())"
 
@@ -419,7 +422,9 @@ def _over_last(x: CxxOver) -> str:
     gen.ty(x.comp.elem)
     if t.tag not in _FLAT:
         raise NotNative(f"last(...) of a list of {t}")
-    backward = gen.last_backward(x.e, x.sc)   # (a board's cells walked from the last: kernel_early.py)
+    # (the highest bit of the cells that pass, kernel_bit_picks.py; else a board's cells
+    # walked from the last, kernel_early.py)
+    backward = gen.bits_end(x.e, x.sc, True) or gen.last_backward(x.e, x.sc)
     if backward is not None:
         return backward
     v = gen.fresh("last")

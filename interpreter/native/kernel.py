@@ -43,6 +43,7 @@ from . import kernel_pgo, kernel_quick
 from .cxx_text import Static, ident, literal
 from .kernel_areas import Areas
 from .kernel_around import AroundCounts
+from .kernel_bit_picks import BitPicks
 from .kernel_branch_loops import BranchLoops
 from .kernel_build import (  # noqa: F401 - read as kernel.X by the package and tests
     KernelError,
@@ -95,7 +96,7 @@ from .kernel_walks import CELL_ID, BoardWalks
 MAX_SOURCE = 8_000_000  # characters of C++ a kernel may have (a bundled game's: under 400,000)
 
 
-class Gen(FirstStops, MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists, KnownLoops, WorkTallies,
+class Gen(BitPicks, FirstStops, MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists, KnownLoops, WorkTallies,
           EmptyLists, WalkViews, TabledRows, ConstantJoins, FilteredCalls,
           RangedCalls, StateReads, FilterLoops, BranchLoops, NamedValues, Operators, TextKeys, AroundCounts,
           LentLists, RangeCharges, FirstFilled):
@@ -1118,6 +1119,10 @@ class Proc(ChanceStatements, ProductOptions):
         put in the state only where the playout stops there, or for every other caller."""
         g, e = self.gen, s.options
         ce, nxt = g.ct(el), self.nxt
+        bits = g.option_bits(e, self.sc)   # (options kept as bits: kernel_bit_picks.py)
+        if bits is not None:
+            self.emit(g.drawn_bits(bits, (ce, k, o, self.field(s.var), nxt, self._chooser(s)), body))
+            return
         made = g.made_list(e, self.sc) if e.node == "Comprehension" and id(e) not in self.sc else None
         if isinstance(made, tuple) and made[0] in ("grow", "build"):
             kind, _, out, n, mbody = made

@@ -232,7 +232,7 @@ class Areas:
         if slot is None:
             return None
         k = g.fresh("ak")
-        pre.append(f"const int {k} = {slot}({tops._value(tv, sc)}); ")
+        pre.append(f"const int {k} = {slot}({tops.value_of(tv, sc)}); ")
         return _Mask(f"{state(sc)}.z.tops_of({k})", False, f"top {tv.attr} {tv.at}")
 
     def _rows_fit(self, rel: str) -> bool:

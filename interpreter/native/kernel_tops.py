@@ -376,15 +376,15 @@ class TopWalks:
         if board not in occ.walked:
             occ.walked.append(board)   # (the index's range: the boards' cells, as occ's)
         words = (occ.n + _WORD - 1) // _WORD
-        masked = self._mask(board, cells, f, sc, words)
+        masked = self.cells_mask(board, cells, f, sc, words)
         if masked is None:
             return None
-        row = f"{state(sc)}.z.tops_of({slot}({self._value(tv, sc)}))"
+        row = f"{state(sc)}.z.tops_of({slot}({self.value_of(tv, sc)}))"
         row = self._at_entry(row, tv, sc, at) or row
         w = g.fresh("tw")
         return (f"const uint64_t* {w}_r = {row}; const uint64_t* {w}_m = {masked[0]}; ", w, words, masked[1])
 
-    def _value(self, tv, sc: dict) -> str:
+    def value_of(self, tv, sc: dict) -> str:
         """The C++ of the value, in the loop's scope."""
         g = self.gen
         if tv.env is None:
@@ -395,7 +395,7 @@ class TopWalks:
                 inner[name] = (g.expr(e, sc), g.ty(e))
         return g.expr(tv.value, inner, tv.at)
 
-    def _mask(self, board: str, cells: list, f, sc: dict, words: int) -> tuple[str, list | None] | None:
+    def cells_mask(self, board: str, cells: list, f, sc: dict, words: int) -> tuple[str, list | None] | None:
         """The C++ of the words of the cells that may pass (a pointer): the board's, or
         those the static part lets through (by its key's value, by a seat); and the
         cells of each mask they may be (by a key: those of its values core/bounds.py
@@ -551,7 +551,7 @@ class TopWalks:
             bit = f"{bit}({st}.z.occ, "
         else:
             bit = f"{bit}("
-        value = self._value(tv, sc)
+        value = self.value_of(tv, sc)
         where = f"(uint32_t)(nn({g.expr(x, sc)}) - {occ.lo})"
         if not tv.mutable:
             test = f"{bit}{st}.z.tops_of({slot}({value})), {where})"
@@ -603,7 +603,7 @@ class TopWalks:
         before = (f"{b}->up ? (I)bits_set({b}->m & ((1ULL << __builtin_ctzll({m})) - 1)) "
                   f": (I)bits_set({b}->m & ~((2ULL << (63 - __builtin_clzll({m}))) - 1))")
         return (f"([&]() -> I {{ const RayBits* {b} = {bits}({args}); if ({b} && {b}->up < 2) {{ "
-                f"const uint64_t {m} = ~{state(sc)}.z.tops_of({slot}({self._value(tv, sc)}))[0] & {b}->m; "
+                f"const uint64_t {m} = ~{state(sc)}.z.tops_of({slot}({self.value_of(tv, sc)}))[0] & {b}->m; "
                 f"const I {n} = (I){b}->n; const I {k} = !{m} ? {n} : {before}; "
                 f"W({counters(sc)}, 2 * ({k} < {n} ? {k} + 1 : {n})); return {k}; }} return {walked}; }}())")
 
