@@ -11,6 +11,7 @@ that change (stacked, taken, moved back): the same moves, states, work and games
 Python."""
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -19,6 +20,7 @@ from lockstep import (
     compiler,
     kernel_playouts_as_python,
     kernel_plays_as_python,
+    step_both,
     work_counted_as_python,
 )
 from meeple.interpreter.native import kernel
@@ -97,3 +99,42 @@ def test_runs_along_rays_keep_python_s_state_after_every_move(board):
 def test_runs_along_rays_play_python_s_games_and_count_its_work(board):
     kernel_playouts_as_python(compiled[board](True), compiled[board](False), 30, seed=2)
     work_counted_as_python(compiled[board], 8, 1 << 16)
+
+
+# (runs that reach the ray's end, up and down the cells' numbers: every move counts them)
+ENDS = """ruleset ray_ends
+players 2..2
+kind Disc { seat: int }
+zone supply: Disc
+board b: grid(rows: 3, cols: 5) holds Disc
+deck discs into supply { 8 of Disc(seat: s) for s in 1..2 }
+var seen: int = 0
+var turns: int = 0
+function mine(c: b, p: player): bool = occupied(c) and top(c).seat == seat(p)
+function run(c: b, dr: int, dc: int, p: player): int =
+  count(y for y in until(z for z in ray(c, row: dr, col: dc) if not mine(z, p)) if mine(y, p))
+setup {
+  for k in 1..5 { move first(m for m in items(supply) if m.seat == 1) to cell(b, row: 1, col: k) }
+}
+turn {
+  turns = turns + 1
+  choose x from [c for c in cells(b) if empty(c)] as "place"
+  move first(m for m in items(supply) if m.seat == seat(active)) to x
+  seen = seen + run(cell(b, row: 1, col: 1), 0, 1, players[0]) + 10 * run(cell(b, row: 1, col: 5), 0, -1, players[0])
+}
+end when turns == 6
+score(p) = seen + seat(p)
+"""
+
+
+@needs_kernel
+def test_runs_to_the_ray_s_end_count_python_s_work():
+    ends = compiler(ENDS, "ray_ends.meeple")
+    assert re.search(r"RAY\d+_bits_at\(", function_text(kernel.Gen(ends(False)).source(), "run"))
+    work_counted_as_python(ends, 3, 1 << 14)
+    # (and move by move: too much counted is caught too, which a budget is not, the
+    # kernel leaving a move whose budget it passes to Python)
+    for seed in (3, 4):
+        pair, rnd = (ends(True).new_game(2, seed), ends(False).new_game(2, seed)), random.Random(seed)
+        while not pair[1].over:
+            step_both(pair, rnd)
