@@ -287,7 +287,11 @@ class WalkViews:
         bit k, the occupancy index's), their number and their order, made from the rows
         when the module loads: 1 where the cells' numbers go up along the ray, 0 where
         they go down, 2 where neither (or a cell outside the word): a reader walks that
-        ray. nullptr for a ray from a zone that is not one of the board's cells (none
+        ray. A ray of one cell or none goes both ways: it is given its direction's way,
+        that of the first ray of two cells or more along the same steps (the rays are
+        kept by zone, then steps), so that a reader's branch on it goes one way for
+        each steps (near the board's edges it went the other way: about two branches
+        mispredicted a move of connect four). nullptr for a ray from a zone that is not one of the board's cells (none
         among them) or with steps past RAY_STEP: the reader walks it as before. None
         where the rays are not kept in rows."""
         fn = self._ray_spans(ray) if ray.node == "Ray" else None
@@ -308,7 +312,12 @@ class WalkViews:
                 f"for (uint32_t i_ = 0; i_ < n_; ++i_) {{ const uint64_t b_ = (uint64_t)(uint32_t)(row_[1 + i_] - {lo}); "
                 f"if (b_ >= 64) {{ up_ = down_ = false; break; }} m_ |= 1ULL << b_; "
                 f"if (i_) {{ up_ = up_ && row_[1 + i_] > row_[i_]; down_ = down_ && row_[1 + i_] < row_[i_]; }} }} "
-                f"{fn}_bits[k_] = RayBits{{m_, n_, up_ ? 1u : down_ ? 0u : 2u}}; }} }} "
+                f"{fn}_bits[k_] = RayBits{{m_, n_, up_ ? 1u : down_ ? 0u : 2u}}; }} "
+                f"for (size_t d_ = 0; d_ < {size // max(self.nz, 1)}; ++d_) {{ uint32_t up_ = 1; "
+                f"for (size_t a_ = 0; a_ < {self.nz}; ++a_) {{ const RayBits& r_ = {fn}_bits[a_ * {size // max(self.nz, 1)} + d_]; "
+                f"if (r_.n >= 2 && r_.up < 2) {{ up_ = r_.up; break; }} }} "
+                f"for (size_t a_ = 0; a_ < {self.nz}; ++a_) {{ RayBits& r_ = {fn}_bits[a_ * {size // max(self.nz, 1)} + d_]; "
+                f"if (r_.n < 2 && r_.up < 2) r_.up = up_; }} }} }} "
                 f"static inline MK_AI const RayBits* {fn}_bits_at(Id a{params}) {{ "
                 f"if ({_board_cell(fn, cells, self.nz)} && {inside}) return &{fn}_bits[{index}]; return nullptr; }}")
         return f"{fn}_bits_at"
