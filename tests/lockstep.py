@@ -225,6 +225,17 @@ def step_both(games, rnd: random.Random) -> None:
     assert kern.work_spent == ref.work_spent
 
 
+def stepped_as_python(compiled, seeds) -> None:
+    """A game of each seed played to its end by the kernel and by Python (``compiled`` as
+    ``compiler`` makes them), random moves, every move compared (``step_both``): its
+    work too, where too much counted is caught, which a budget is not (the kernel leaves
+    a move whose budget it passes to Python, which gives the same answer)."""
+    for seed in seeds:
+        pair, rnd = (compiled(True).new_game(2, seed), compiled(False).new_game(2, seed)), random.Random(seed)
+        while not pair[1].over:
+            step_both(pair, rnd)
+
+
 def in_turns_with_a_copy(prog, plain, rounds: int) -> None:
     """Two games of each program (seeds 4 and 5) played in turns for ``rounds`` moves
     each, then a copy of the first beside them until it ends, every move compared

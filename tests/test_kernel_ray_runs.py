@@ -11,7 +11,6 @@ that change (stacked, taken, moved back): the same moves, states, work and games
 Python."""
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
@@ -20,7 +19,7 @@ from lockstep import (
     compiler,
     kernel_playouts_as_python,
     kernel_plays_as_python,
-    step_both,
+    stepped_as_python,
     work_counted_as_python,
 )
 from meeple.interpreter.native import kernel
@@ -132,9 +131,4 @@ def test_runs_to_the_ray_s_end_count_python_s_work():
     ends = compiler(ENDS, "ray_ends.meeple")
     assert re.search(r"RAY\d+_bits_at\(", function_text(kernel.Gen(ends(False)).source(), "run"))
     work_counted_as_python(ends, 3, 1 << 14)
-    # (and move by move: too much counted is caught too, which a budget is not, the
-    # kernel leaving a move whose budget it passes to Python)
-    for seed in (3, 4):
-        pair, rnd = (ends(True).new_game(2, seed), ends(False).new_game(2, seed)), random.Random(seed)
-        while not pair[1].over:
-            step_both(pair, rnd)
+    stepped_as_python(ends, (3, 4))   # (too much counted caught too)
