@@ -118,3 +118,30 @@ def test_picks_by_bits_play_python_s_games_and_count_its_work():
 @needs_kernel
 def test_picks_by_bits_count_python_s_work_move_by_move():
     stepped_as_python(compiled, (1, 2, 3))
+
+
+# (a test read as bits, then one that is not: the whole walked as before, and no index
+# kept for the first)
+DECLINED = """ruleset declined
+players 2..2
+kind Disc { tint: int }
+board b: grid(rows: 3, cols: 3) holds Disc
+zone box: Disc
+deck discs into box { Disc(tint: i % 2) for i in 1..9 }
+var seen: int = 0
+function landing(k: int): b = last(y for y in cells(b) if y.col == k and empty(y) and y.row + seen >= 1)
+turn {
+  choose k from [1, 2, 3] as "drop"
+  let x = landing(k)
+  if x != none { move top(box) to x }
+  seen = seen + 1
+}
+end when seen == 9
+score(p) = seen + seat(p)
+"""
+
+
+@needs_kernel
+def test_a_pick_turned_down_keeps_no_index():
+    source = kernel.Gen(compiler(DECLINED, "declined.meeple")(False)).source()
+    assert "_bm ? (Id)(" not in function_text(source, "landing") and "Zones<NI, NZ>" in source

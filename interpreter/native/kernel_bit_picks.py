@@ -30,7 +30,8 @@ fail (a value V is computed once before, where its computing may fail as the
 reference's at a cell holding an item: the kernel then leaves the move to Python); the
 list's or the range's work is counted as its loop counts it. Where the zones' reads are
 noted (a lasting keep), the index is more than a word or a cell is out of it, or the game
-has more items than the boards have cells (``_one_word``), the loops run as written."""
+has more items than the boards have cells (``_one_word``), the loops run as written, and
+the index is kept as it was before the pass tried (``_tried``)."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -67,7 +68,7 @@ class BitPicks:
     def bits_end(self, e, sc: dict, last: bool) -> str | None:
         """The C++ of ``e``, ``last(...)`` (``first(...)``: not ``last``) of a board's
         cells that pass a condition read as bits (see the module), or None."""
-        found = self._cells_word(e.comp, sc)
+        found = self._tried(lambda: self._cells_word(e.comp, sc))
         if found is None:
             return None
         pre, word, lo = found
@@ -83,11 +84,22 @@ class BitPicks:
         if e.node != "Comprehension" or len(e.clauses) != 1 or e.elem.node != "Var" \
                 or e.elem.name != e.clauses[0].var:
             return None
-        found = self._cells_word(e, sc)
+        found = self._tried(lambda: self._cells_word(e, sc))
         if found is not None:
             pre, word, lo = found
             return pre, word, lambda b: f"(Id)({lo} + {b})"
-        return self._range_word(e, sc)
+        return self._tried(lambda: self._range_word(e, sc))
+
+    def _tried(self, make: Callable[[], Any]) -> Any:
+        """``make()``, and where it is None the indexes as they were before it: the boards
+        the zones' index is kept over and the top values' slots (a test read as bits
+        notes them as it is written, before a later one may turn the whole down)."""
+        kept = (list(self.occupied.walked), dict(self.tops.slots), self.tops.n)
+        found = make()
+        if found is None:
+            self.occupied.walked[:] = kept[0]
+            self.tops.slots, self.tops.n = kept[1], kept[2]
+        return found
 
     def drawn_bits(self, bits: tuple[str, str, Callable[[str], str]], at: tuple, body: str) -> str:
         """``Proc._drawn_here``'s C++ for options kept as bits (``option_bits``): in a
