@@ -202,10 +202,11 @@ class BitPicks:
         no more items than the boards have cells. (The index is kept by every move of an
         item to or from a cell: a word written, a zone's size tested. Where a game has no
         more items than its boards have cells, each is placed about once, discs dropped,
-        marks made: the picks took 0.83 of connect four's time. Where they outnumber the
-        cells, they move among them at every turn, seeds sown: with the index kalah's
-        moves went out of line, 35% more branches mispredicted, for a pick among six
-        pits; there the cells are walked as before.)"""
+        marks made: the picks took 0.83 of a game of dropped discs' time. Where they
+        outnumber the cells, they move among them at every turn, seeds sown: with the
+        index a sowing game's moves went out of line, 35% more branches mispredicted,
+        for a pick among six pits; there the cells are walked as before,
+        docs/performance.md.)"""
         reads = reads_of(sc)
         return (reads is None or reads.through == "s.z") and 0 < self.occupied.n <= _WORD \
             and self.ni <= self.occupied.n

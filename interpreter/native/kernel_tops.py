@@ -603,7 +603,7 @@ class TopWalks:
         # (the cells before the first that fails, with no branch: a ray whose numbers go
         # up keeps the bits below the lowest of them, one going down those above the
         # highest, all where none fails; branches on it mispredicted about twice a move
-        # in random games of connect four, 0.95 of its time without them)
+        # in random games of dropped discs, 0.95 of their time without them)
         before = (f"{b}->up ? ({m} & (0 - {m})) - 1 : ~((2ULL << (63 - __builtin_clzll({m} | 1))) - 1) "
                   f"| (0 - (uint64_t)({m} == 0))")
         return (f"([&]() -> I {{ const RayBits* {b} = {bits}({args}); if ({b} && {b}->up < 2) {{ "

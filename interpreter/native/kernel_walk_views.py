@@ -291,7 +291,7 @@ class WalkViews:
         that of the first ray of two cells or more along the same steps (the rays are
         kept by zone, then steps), so that a reader's branch on it goes one way for
         each steps (near the board's edges it went the other way: about two branches
-        mispredicted a move of connect four). nullptr for a ray from a zone that is not one of the board's cells (none
+        mispredicted a move in a game of lines of four). nullptr for a ray from a zone that is not one of the board's cells (none
         among them) or with steps past RAY_STEP: the reader walks it as before. None
         where the rays are not kept in rows."""
         fn = self._ray_spans(ray) if ray.node == "Ray" else None
