@@ -14,6 +14,7 @@ from lockstep import (
     compiler,
     games_and_work_as_python,
     kernel_plays_as_python,
+    stepped_as_python,
 )
 from meeple.interpreter.native import kernel
 
@@ -104,3 +105,35 @@ def test_such_walks_keep_python_s_state_after_every_move():
 @needs_kernel
 def test_such_walks_play_python_s_games_and_count_its_work():
     games_and_work_as_python(compiled, 30, 6, 6, 1 << 16)
+
+
+# (a stop that is a cell's emptiness in a game where nothing else reads the zones' index:
+# the zones keep it for the words the test reads)
+ALONE = """ruleset hops_only
+players 2..2
+kind Disc { tint: int }
+board b: grid(rows: 4, cols: 4) holds Disc
+zone box: Disc
+deck discs into box { Disc(tint: i % 2) for i in 1..16 }
+var seen: int = 0
+function dirs(): list of list of int = [[0, 1], [1, 0], [0, -1], [-1, 0]]
+function run(c: b, dr: int, dc: int): list of b = until(y for y in ray(c, row: dr, col: dc) if empty(y))
+function longer(l: list of b): bool = size(l) > 1
+function hops(c: b): bool = any(longer(run(c, d[0], d[1])) for d in dirs())
+turn {
+  choose k from [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16] as "pick"
+  let x = cells(b)[k - 1]
+  if empty(x) { move top(box) to x }
+  if hops(x) { seen = seen + 1 }
+}
+end when size(box) == 0
+score(p) = seen + seat(p)
+"""
+
+
+@needs_kernel
+def test_the_index_is_kept_where_only_the_first_cells_read_it():
+    alone = compiler(ALONE, "hops_only.meeple")
+    source = kernel.Gen(alone(False)).source()
+    assert "_fc = " in function_text(source, "hops") and "Zones<NI, NZ, false, 1, 16>" in source
+    stepped_as_python(alone, (1, 2))

@@ -254,8 +254,7 @@ class Areas:
         q = near.mask if near is not None else _ALL
         occ = self.gen.occupied
         for rel in (walk.rel, near.rel if near is not None else walk.rel):
-            if rel not in occ.walked:
-                occ.walked.append(rel)   # (the index kept: the boards' cells, as occ's)
+            occ.keep(rel)   # (the index kept: the boards' cells, as occ's)
         fn = self._function(walk, near)
         return (f"{fn}({state(sc)}, {walk.start}, {self._row(walk.mask)}, {_flip(walk.mask)}, "
                 f"{self._row(q)}, {_flip(q)})")

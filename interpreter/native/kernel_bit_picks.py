@@ -222,7 +222,7 @@ class BitPicks:
             return None if w is None else f"~({w})"
         if e.node == "Call" and e.func in ("empty", "occupied") and len(e.args) == 1 \
                 and self.c.calls_builtin(e.func) and is_cell(e.args[0]):
-            self._kept(board)
+            self.occupied.keep(board)
             return f"{'~' if e.func == 'empty' else ''}{st}.z.occ[0]"
         if e.node != "BinOp" or e.op not in ("and", "or"):
             return None
@@ -235,18 +235,13 @@ class BitPicks:
             slot = self.tops.slot_of(tv, board)
             if slot is None:
                 return None
-            self._kept(board)
+            self.occupied.keep(board)
             row = f"{st}.z.tops_of({slot}({self.tops.value_of(tv, sc)}))[0]"
             return f"~{st}.z.occ[0] | {row}" if either else row
         left, right = (self._word(x, cell, board, sc) for x in (e.left, e.right))
         if left is None or right is None:
             return None
         return f"({left}) {'&' if e.op == 'and' else '|'} ({right})"
-
-    def _kept(self, board: str) -> None:
-        """The index kept over ``board``'s cells (the zones keep ``occ`` for it)."""
-        if board not in self.occupied.walked:
-            self.occupied.walked.append(board)
 
 
 def _one_cell(e, var: str):

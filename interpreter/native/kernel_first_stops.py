@@ -114,6 +114,7 @@ class FirstStops:
         tables = self._rays_from(ray, steps)
         if tables is None:
             return None
+        self.occupied.keep(self.ty(ray.start).arg)   # (its words read: the zones keep them)
         nb, nr = tables
         list_work = 0 if self.facts.counted(cl.iter) else len(values)
         x = self.fresh("fc")

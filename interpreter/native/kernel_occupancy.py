@@ -42,6 +42,12 @@ class OccupiedWalks:
         # (the boards of the loops that walk it, in order: where any, the zones keep it)
         self.walked: list[str] = []
 
+    def keep(self, name: str) -> None:
+        """The index kept by the zones for ``name`` (a board, a relation's rows), where a
+        pass reads it outside a loop of its own (a cell's bit, a word of cells)."""
+        if name not in self.walked:
+            self.walked.append(name)
+
     def zones_args(self) -> str:
         """The index's arguments of the state's ``Zones`` (after ``NI, NZ`` and whether
         they are stamped), or "" where no loop walks it."""

@@ -199,8 +199,8 @@ class TopWalks:
         over ``board``'s cells; None where it has no slots."""
         slot = (self._mut_slot_fn if tv.mutable else self._slot_fn)(tv.attr, tv.at)
         occ = self.gen.occupied
-        if slot is not None and board not in occ.walked:
-            occ.walked.append(board)   # (the index's range: the boards' cells, as occ's)
+        if slot is not None:
+            occ.keep(board)   # (the index's range: the boards' cells, as occ's)
         return slot
 
     def _mut_slot_fn(self, attr: str, at) -> str | None:
@@ -373,8 +373,7 @@ class TopWalks:
         if slot is None:
             return None
         occ = g.occupied
-        if board not in occ.walked:
-            occ.walked.append(board)   # (the index's range: the boards' cells, as occ's)
+        occ.keep(board)   # (the index's range: the boards' cells, as occ's)
         words = (occ.n + _WORD - 1) // _WORD
         masked = self.cells_mask(board, cells, f, sc, words)
         if masked is None:
@@ -595,8 +594,7 @@ class TopWalks:
         bits = g.ray_bits(ray, occ.lo)
         if bits is None:
             return None
-        if board not in occ.walked:
-            occ.walked.append(board)   # (the index's range: the boards' cells, as occ's)
+        occ.keep(board)   # (the index's range: the boards' cells, as occ's)
         walked = whole[1]()   # (the rule function's walk, a function apart)
         b, m, n, k = (g.fresh(x) for x in ("rb", "um", "n", "k"))
         args = ", ".join([g.expr(ray.start, sc)] + [f"nn({g.expr(a.value, sc, INT)})" for a in ray.steps])
