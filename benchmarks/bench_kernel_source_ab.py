@@ -16,7 +16,8 @@ seed 0 in one ``interpreter.playouts`` call each (dict form; ``--compact``: the 
 form, no Python object per game), then OpenSpiel's
 ``evaluate_bots`` with uniform random bots for as many seeds. Prints the best and the
 median of each, new ÷ old, and OpenSpiel ÷ each (at most 1.0: the batch is at least as
-fast). The file of C++ must be of a tree whose kernels this one loads (the same module
+fast). ``--new FILE`` takes the new kernel's C++ from a file too (a dump edited by hand,
+to measure a change before writing the pass that makes it). The file of C++ must be of a tree whose kernels this one loads (the same module
 interface): it replaces the text the kernel is built from, nothing else.
 """
 from __future__ import annotations
@@ -36,6 +37,7 @@ def main() -> None:
     ap.add_argument("--dump", help="write the C++ this tree (or --tree) writes for the ruleset here, and stop")
     ap.add_argument("--tree", default=str(Path(__file__).resolve().parent.parent), help="the tree to import")
     ap.add_argument("--against", help="the C++ another tree wrote (--dump)")
+    ap.add_argument("--new", help="C++ in a file (a --dump edited by hand) in place of this tree's")
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--rounds", type=int, default=16)
     ap.add_argument("--players", type=int, default=2)
@@ -74,7 +76,14 @@ def main() -> None:
         sys.exit(f"--against: {e.strerror}: {args.against}")
     kernel.load_or_build = lambda src, on_build=None: built(old, on_build)
     a = program()
-    kernel.load_or_build = built
+    if args.new:
+        try:
+            mine = Path(args.new).read_text()
+        except OSError as e:
+            sys.exit(f"--new: {e.strerror}: {args.new}")
+        kernel.load_or_build = lambda src, on_build=None: built(mine, on_build)
+    else:
+        kernel.load_or_build = built
     b = program()
     if not (a.kernel and b.kernel):
         sys.exit("no kernel plays the ruleset here")

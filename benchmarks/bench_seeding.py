@@ -1,20 +1,23 @@
 """The random bots' generators of a batch of games seeded in a kernel (cxx/kernel_random.hpp,
-``bot_generators``: each seat's seed a SHA-256 of the game seed, the game and the seat,
-its generator ``rng.seed_state`` of it), each way the kernel can take, in CPU time
-(``time.process_time``), the ways alternating round by round, best of ``--rounds``.
+``bot_generators``: each seat's seed BLAKE2s of the game and the seat keyed with a hash
+of the game seed, its generator ``rng.seed_state`` of it), each way the kernel can take,
+in CPU time (``time.process_time``), the ways alternating round by round, best of
+``--rounds``.
 
     python3 benchmarks/bench_seeding.py [--rounds 20] [--generators 2,8,4000] [--against TREE]
 
 The kernels' runtime (``kernel_types.runtime_cxx``) is compiled with the kernels'
 compiler and ``-O2`` and a few C functions around it, once per way: as the processor has
-them, then with -DMK_NO_SHA (no SHA-NI: the SHA-256 in lanes, AVX-512 or AVX2), -DMK_NO_AVX512
-(as a processor with SHA-NI and AVX2 but not AVX-512: the SHA-256 with SHA-NI) and both
-(AVX2's lanes alone). Each way seeds the same generators (each run checks the first
-word every generator gives). Prints, per way and number of generators seeded in one call
-(2: a game of two seats), the nanoseconds a generator. ``--against TREE``: another
-checkout's runtime too (its ``runtime_cxx``, as the processor has them), in the same
-rounds: the tree before a change (before ``MK_BOT_STATES``, Python's ``random.Random``
-seeded in lanes: ``Generators``).
+them, then with -DMK_NO_AVX512 (AVX2's 8 lanes at most) and -DMK_NO_AVX2 (the
+compiler's target: SSE2 on x86-64). Each way seeds the same generators (each run checks
+the first word every generator gives). Prints, per way and number of generators seeded
+in one call (2: a game of two seats), the nanoseconds a generator; each call is of a
+run of its own (another seed: its key hashed anew, as a call of one game does).
+``--against TREE``: another checkout's runtime too (its ``runtime_cxx``, as the
+processor has them), in the same rounds: the tree before a change (before
+``MK_BOT_STATES``, Python's ``random.Random`` seeded in lanes: ``Generators``; the
+seeds SHA-256 before ``kernel_blake2s.hpp``: its words are then not this tree's, and the
+check of the first words is left out).
 """
 from __future__ import annotations
 
@@ -71,8 +74,7 @@ unsigned long long mk_bench_seed(long long seed, size_t n, int np, int reps) {
 }
 }
 """
-WAYS = {"as the processor has them": [], "without SHA-NI": ["-DMK_NO_SHA"],
-        "without AVX-512": ["-DMK_NO_AVX512"], "without AVX-512 and SHA-NI": ["-DMK_NO_AVX512", "-DMK_NO_SHA"]}
+WAYS = {"as the processor has them": [], "without AVX-512": ["-DMK_NO_AVX512"], "without AVX2": ["-DMK_NO_AVX2"]}
 
 
 def runtime(tree: str | None) -> str:

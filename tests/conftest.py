@@ -122,8 +122,8 @@ SLOW = {
         "test_random_games_agree_with_the_reference",
         "test_playouts_are_the_reference_s",
     ),
-    "test_kernel_sha.py": (
-        "test_both_ways_give_hashlib_s_digests",
+    "test_kernel_blake2s.py": (
+        "test_the_generators_of_a_run_are_python_s_bot_seeds",
     ),
     "test_kernel_list_hash.py": (
         "test_counts_of_values_equal_to_one_value_of_every_kind_are_the_reference_s",

@@ -261,6 +261,6 @@ def test_the_board_shows_the_dots_the_lines_and_the_owners_of_the_boxes(tmp_path
     for line in board[1::2]:                           # sides and owners: 1 or 2
         words = line.split()
         assert words[0::2] == ["│"] * 4 and set(words[1::2]) <= {"1", "2"}, board
-    assert sum(line.split().count("2") for line in board) == 2     # Player 1 wins 7 to 2
-    assert sum(line.split().count("1") for line in board) == 7
-    assert "Winner: Player 1" in r.output
+    assert sum(line.split().count("2") for line in board) == 8     # Player 2 wins 8 to 1
+    assert sum(line.split().count("1") for line in board) == 1
+    assert "Winner: Player 2" in r.output

@@ -83,7 +83,7 @@ turn {
       for s in group(n) { move top(s) to taken(active) }
     }
   }
-  if turns % 7 == 0 and size(taken(active)) > 0 {
+  if turns % 7 == 0 and size(taken(active)) > 0 and any(empty(x) for x in cells(point)) {
     move top(taken(active)) to first(x for x in cells(point) if empty(x))
   }
   let far = last(x for x in cells(point) if empty(x))

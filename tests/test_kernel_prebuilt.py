@@ -182,8 +182,8 @@ def test_the_generators_are_compiled_in_the_object_not_in_each_kernel():
     runtime = kernel_pch.runtime()
     assert source.startswith(runtime)
     own, shared = source[len(runtime):], shared_parts(runtime)
-    for name in ("bot_generators(", "read_random(", "write_random(", "sha256_block(", "direct_layout(",
-                 "sha256_block_ni(", "sha256_digests("):
+    for name in ("bot_generators(", "read_random(", "write_random(", "blake2s_keyed(", "direct_layout(",
+                 "blake2s_digest(", "bot_run("):
         defined = [r for r in source.splitlines()
                    if name in r and not r[0].isspace() and not r.startswith("//") and not r.rstrip().endswith(";")]
         assert len(defined) == 1 and defined[0] in shared and defined[0] not in own, (name, defined)
@@ -192,8 +192,8 @@ def test_the_generators_are_compiled_in_the_object_not_in_each_kernel():
                  "int locals_from_py(", "PyObject* export_py(", "Loaded::Loaded(", "Exported::Exported("):
         defined = [r for r in source.splitlines() if r.startswith(head)]
         assert len(defined) == 1 and defined[0] in shared and defined[0] not in own, (head, defined)
-    for avx in ('target("avx2")', 'target("avx512f")', 'target("sha,sse4.1")', "__builtin_cpu_supports",
-                "sha_lanes_avx2(", "sha_lanes_avx512(", "_mm_sha256rnds2_epu32("):
+    for avx in ('target("avx2")', 'target("avx512f")', "__builtin_cpu_supports", "b2_lanes_avx2(",
+                "b2_lanes_avx512(", "B2_SIGMA"):
         assert avx in shared and avx not in own, avx
     assert "bot_generators(" in own and "read_random(" in own and "write_random(" in own
     for name in ("vars_from_py(", "pending_py(", "pending_from_py(", "load_py(", "locals_from_py(",

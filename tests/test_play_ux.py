@@ -329,7 +329,7 @@ def _shape(line: str) -> int:
     first = re.split(r"\s{3,}\d+\. ", line.strip())[0]
     full = re.search(r"[A-Z][a-z]+(?: [A-Z][a-z]+)? (?:man|woman) \d", first)
     if full:
-        return 3 if re.match(r"1\. (with|tie|play) ", first) else 2
+        return 3 if re.match(r"1\.\s+(with|tie|play) ", first) else 2   # (a lone move: "1.  with")
     return 1 if re.search(r"\s\d[mw][A-Z][A-Za-z]+$", first) else 0
 
 

@@ -409,13 +409,13 @@ def test_for_the_same_seed_and_view_the_choice_does_not_depend_on_the_hidden_sta
 # ---------------------------------------------------------------- strength
 
 def test_mcts_beats_random_at_tic_tac_toe():
-    wins, draws = wins_against_random(interpreter.load(f"{TESTDATA}/ttt"), "mcts:iterations=60", 12)
+    wins, draws = wins_against_random(interpreter.load(f"{TESTDATA}/ttt"), "mcts:iterations=80", 12)
     assert wins >= 9 and wins + draws == 12
 
 
 def test_mcts_beats_random_at_small_dots_and_boxes():
     ruleset = interpreter.load("dots-and-boxes", variants=["small"])
-    wins, draws = wins_against_random(ruleset, "mcts:iterations=40", 6)
+    wins, draws = wins_against_random(ruleset, "mcts:iterations=150", 6)
     assert wins >= 5 and wins + draws == 6   # (no loss: two boxes each is a draw)
 
 

@@ -323,7 +323,7 @@ def test_a_wide_board_on_a_phone_scrolls_in_its_box_and_go_s_moves_are_in_the_lo
         assert errors == []
     finally:
         server.stop()
-    server = Server("go", "--bot", "2=random", "--seed", "7", "--db", str(tmp_path / "g.sqlite"))
+    server = Server("go", "--bot", "2=random", "--seed", "8", "--db", str(tmp_path / "g.sqlite"))
     try:
         url = server.links["seats"]["1"]
         page, errors = _page(browser, url, viewport={"width": 1200, "height": 900})

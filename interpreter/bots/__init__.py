@@ -4,6 +4,7 @@ bot specs and how a bot moves are here; the search bots in ``search``, the whole
 consistent with a seat's knowledge that they search in ``determinize``."""
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 import random
@@ -12,17 +13,29 @@ from collections.abc import Mapping
 from ..play import rng as _rng
 from .search import CUTOFF, ITERATIONS, SCALE, GreedyBot, IsmctsBot, MctsBot
 
-_BOT_SEED_TAG = b"meeple/bot-seed/v1"
+_BOT_SEED_TAG = b"meeple/bot-seed/v2"
+_WORD = (1 << 64) - 1
+
+
+@functools.lru_cache(maxsize=64)
+def _bot_key(seed: int) -> bytes:
+    """The key of the bots' seeds of a run from ``seed``: BLAKE2s of a domain tag, a zero
+    byte and the seed in decimal."""
+    return hashlib.blake2s(_BOT_SEED_TAG + b"\0" + str(int(seed)).encode()).digest()
 
 
 def bot_seed(seed: int, game: int, seat: int) -> int:
     """The seed of the bot playing ``seat`` in game number ``game`` (0 for a single
-    game) started from the game seed ``seed``: 256 bits of SHA-256 over a domain tag and
-    the three numbers. It is the same for the same inputs (a simulation with a given
-    seed is reproducible), and since the hash cannot be inverted, watching a bot play
-    tells nothing about the game seed that guessing the seed would not."""
-    data = b"\0".join([_BOT_SEED_TAG] + [str(int(x)).encode() for x in (seed, game, seat)])
-    return int.from_bytes(hashlib.sha256(data).digest(), "big")
+    game) started from the game seed ``seed``: 256 bits of BLAKE2s keyed with a hash of
+    ``seed`` (``_bot_key``), of the game and the seat as two 64-bit little-endian words
+    (two's complement), read little-endian. It is the same for the same inputs (a
+    simulation with a given seed is reproducible), and since the hash cannot be inverted
+    nor its key found from what it gives, watching a bot play tells nothing about the
+    game seed that guessing the seed would not. (A keyed hash: a run hashes its key once
+    and each seed is one block, which the kernels hash many at a time:
+    cxx/kernel_random.hpp.)"""
+    data = (int(game) & _WORD).to_bytes(8, "little") + (int(seat) & _WORD).to_bytes(8, "little")
+    return int.from_bytes(hashlib.blake2s(data, key=_bot_key(seed)).digest(), "little")
 
 
 class RandomBot:

@@ -31,8 +31,8 @@ def read_cxx(name: str) -> str:
 
 def runtime_cxx() -> str:
     """The C++ every kernel's source starts with (the part precompiled: kernel_pch.py):
-    the runtime, its zones and generator, its walks' buffers, then SHA-256, Python's
+    the runtime, its zones and generator, its walks' buffers, then BLAKE2s, Python's
     generators and the reading and writing of a state's values (no game's: their
     functions compiled once in the object of kernel_prebuilt.py where there is one)."""
     return "\n".join(read_cxx(f) for f in ("kernel_rt.hpp", "kernel_lists.hpp", "kernel_zones.hpp", "kernel_py.hpp", "kernel_walks.hpp",
-                                           "kernel_sha.hpp", "kernel_random.hpp", "kernel_values.hpp"))
+                                           "kernel_blake2s.hpp", "kernel_random.hpp", "kernel_values.hpp"))

@@ -1,4 +1,4 @@
-// Python's Mersenne Twister and the random bots' seeds (bot_seed: SHA-256) in a kernel,
+// Python's Mersenne Twister and the random bots' seeds (bot_seed: BLAKE2s) in a kernel,
 // for its random playouts (cxx/kernel_playout.hpp) and rollouts (cxx/kernel_rollout.hpp).
 // Part of the runtime every kernel starts with (after cxx/kernel_rt.hpp, both
 // precompiled: interpreter/native/kernel_types.runtime_cxx): nothing here depends on a
@@ -9,18 +9,16 @@
 //
 // The seats' generators of random playouts are SplitMix64, the game's own kind (bots.
 // RandomBot: the state rng.seed_state(bot_seed(...)), the draws rng.pick, cxx/
-// kernel_playout.hpp), a generator one 64-bit word: seeding one is hashing its seed, and
-// the seeds, SHA-256 of the game seed, the game and the seat (bots.bot_seed), are hashed
-// many at a time (cxx/kernel_sha.hpp, just before this file): lane by lane with AVX-512
-// where a group fills a block of 16 lanes, else one message at a time with the
-// processor's SHA extensions where it has them (16 lanes of AVX-512 hash a message in
-// about 16 ns here, SHA-NI in 23, AVX2's 8 lanes in 46), else lane by lane with AVX2 or
-// the compiler's target (SSE2 on x86-64, NEON on arm64). Each way is a function compiled
-// for its instructions and chosen when the kernel runs: all of them, and the choice, are
-// in the object, which is built with the kernel's own options, -DMK_NO_AVX512 or
-// -DMK_NO_AVX2 (neither) among them. The digests are the same every way. The search
-// bots' rollouts draw from Python's Mersenne Twister (BlockMT below), read from and
-// written back to their random.Random.
+// kernel_playout.hpp), a generator one 64-bit word: seeding one is hashing its seed.
+// The seeds (bots.bot_seed) are BLAKE2s keyed with a key made of the run's seed (its
+// hash, once a call), of the game and the seat (cxx/kernel_blake2s.hpp, just before
+// this file): one block each, hashed many at a time, lane by lane, with AVX-512 where a
+// group fills 16 lanes, else AVX2's 8, else the compiler's target (SSE2 on x86-64, NEON
+// on arm64). Each way is a function compiled for its instructions and chosen when the
+// kernel runs: all of them, and the choice, are in the object, which is built with the
+// kernel's own options, -DMK_NO_AVX512 or -DMK_NO_AVX2 (neither) among them. The seeds
+// are the same every way. The search bots' rollouts draw from Python's Mersenne
+// Twister (BlockMT below), read from and written back to their random.Random.
 #define MK_MEMBER __attribute__((visibility("hidden")))
 
 // MT19937 (Python's random.Random), the rollouts' generator (BlockMT, the whole block at
@@ -48,25 +46,15 @@ template <class G> static inline int mt_below(G& g, int n) {
     return (int)r;
 }
 
-// the bots' seeds hashed side by side: message l of a block in lane l, SEED_LANES lanes a
-// block (an AVX-512 vector's words), SEED_BLOCKS blocks a group
+// the bots' seeds hashed side by side: seed l of a vector in lane l, SEED_LANES lanes
+// a vector (an AVX-512 vector's words), SEED_GROUP seeds a group hashed in one call
 constexpr int SEED_LANES = 16;
-constexpr int SEED_BLOCKS = 8;
-constexpr int SEED_GROUP = SEED_LANES * SEED_BLOCKS;   // (seeds hashed together)
-constexpr int SEED_HALF = SEED_LANES / 2;              // (lanes in an AVX2 vector: half a block)
-typedef uint32_t U8 __attribute__((vector_size(32)));    // (half a block's word)
-typedef uint32_t U16 __attribute__((vector_size(64)));   // (a block's word)
+constexpr int SEED_GROUP = 8 * SEED_LANES;   // (seeds hashed together)
+constexpr int SEED_HALF = SEED_LANES / 2;    // (lanes in an AVX2 vector)
+typedef uint32_t U8 __attribute__((vector_size(32)));    // (AVX2's lanes' word)
+typedef uint32_t U16 __attribute__((vector_size(64)));   // (AVX-512's)
 static_assert(sizeof(U8) == SEED_HALF * sizeof(uint32_t), "one word per lane");
 static_assert(sizeof(U16) == SEED_LANES * sizeof(uint32_t), "one word per lane");
-// the blocks of lanes hashed for ``count`` seeds of a group: 1, 2, 4 or SEED_BLOCKS (a
-// call of one game hashes one block, not eight)
-static inline int seed_blocks(size_t count) {
-    size_t b = (count + SEED_LANES - 1) / SEED_LANES;
-    return b <= 1 ? 1 : b <= 2 ? 2 : b <= 4 ? 4 : SEED_BLOCKS;
-}
-// the lanes hashed for ``count`` seeds of a group (beyond ``count``, the first's message
-// again): half a block where that holds them
-static inline int seed_lanes(size_t count) { return count <= (size_t)SEED_HALF ? SEED_HALF : seed_blocks(count) * SEED_LANES; }
 
 // seat ``seat``'s generator in game ``game`` of a run from ``seed``: rng.seed_state(
 // bot_seed(seed, game, seat)), for ``n`` generators at once into ``out`` (generator t:
@@ -151,28 +139,33 @@ static bool mk_has_avx512() {
 static bool mk_has_avx512() { return false; }
 #endif
 
-// the digests of the one-block messages of ``vectors`` vectors of L lanes into ``out``,
-// both lane by lane (word k of message t at words[k][t], word k of its digest at
-// out[k][t]: each vector of lanes read and written whole, no word moved one by one)
+// The seeds of ``vectors`` vectors of L lanes: lane t's message the 16 bytes of its game
+// (8, little-endian: ``lo``, ``hi``) and its seat (``seat``), hashed from ``run`` (the
+// state after the run's key, blake2s_keyed); its seed's low 64 bits (the generator's:
+// rng.seed_state takes them) into ``out_lo``, ``out_hi``. Lane by lane, each vector read
+// and written whole; the message's other words zero, which the compiler drops
 template <class V, int L>
-MK_LANES_INLINE void sha_lanes_body(int vectors, const uint32_t (*words)[SEED_GROUP], uint32_t (*out)[SEED_GROUP]) {
+MK_LANES_INLINE void b2_lanes_body(int vectors, const uint32_t run[8], const uint32_t (*in)[SEED_GROUP],
+                                   uint32_t (*out)[SEED_GROUP]) {
     for (int c = 0; c < vectors; ++c) {
-        V block[16], h[8];
-        for (int k = 0; k < 8; ++k) h[k] = V{} + SHA_H0[k];
-        for (int k = 0; k < 16; ++k) std::memcpy(&block[k], &words[k][c * L], sizeof(V));
-        sha256_block(h, block);
-        for (int k = 0; k < 8; ++k) std::memcpy(&out[k][c * L], &h[k], sizeof(V));
+        V m[16] = {}, h[8];
+        for (int k = 0; k < 3; ++k) std::memcpy(&m[k], &in[k][c * L], sizeof(V));
+        for (int k = 0; k < 8; ++k) h[k] = V{} + run[k];
+        blake2s_block(h, m, 64U + 16U, true);
+        for (int k = 0; k < 2; ++k) std::memcpy(&out[k][c * L], &h[k], sizeof(V));
     }
 }
-static void sha_lanes_plain(int halves, const uint32_t (*words)[SEED_GROUP], uint32_t (*out)[SEED_GROUP]) {
-    sha_lanes_body<U8, SEED_HALF>(halves, words, out);
+static void b2_lanes_plain(int halves, const uint32_t run[8], const uint32_t (*in)[SEED_GROUP], uint32_t (*out)[SEED_GROUP]) {
+    b2_lanes_body<U8, SEED_HALF>(halves, run, in, out);
 }
-MK_AVX2_TARGET static void sha_lanes_avx2(int halves, const uint32_t (*words)[SEED_GROUP], uint32_t (*out)[SEED_GROUP]) {
-    sha_lanes_body<U8, SEED_HALF>(halves, words, out);
+MK_AVX2_TARGET static void b2_lanes_avx2(int halves, const uint32_t run[8], const uint32_t (*in)[SEED_GROUP],
+                                         uint32_t (*out)[SEED_GROUP]) {
+    b2_lanes_body<U8, SEED_HALF>(halves, run, in, out);
 }
 #if MK_AVX512
-MK_AVX512_TARGET static void sha_lanes_avx512(int blocks, const uint32_t (*words)[SEED_GROUP], uint32_t (*out)[SEED_GROUP]) {
-    sha_lanes_body<U16, SEED_LANES>(blocks, words, out);
+MK_AVX512_TARGET static void b2_lanes_avx512(int vectors, const uint32_t run[8], const uint32_t (*in)[SEED_GROUP],
+                                             uint32_t (*out)[SEED_GROUP]) {
+    b2_lanes_body<U16, SEED_LANES>(vectors, run, in, out);
 }
 #endif
 
@@ -187,125 +180,53 @@ static inline size_t decimal_into(unsigned char* m, size_t n, long long v) {
     return n;
 }
 
-// the padded message of bot_seed(seed, game, seat) as big-endian words: its blocks (1
-// or 2). ``head``: its first ``n`` bytes, the tag and the seed (bot_head)
-static int bot_message(const unsigned char* head, size_t n, long long game, int seat, uint32_t words[32]) {
-    unsigned char m[128] = {0};
-    std::memcpy(m, head, n);
-    m[n++] = 0;
-    n = decimal_into(m, n, game);
-    m[n++] = 0;
-    n = decimal_into(m, n, seat);
-    uint64_t bits = (uint64_t)n * 8;
-    m[n] = 0x80;
-    int blocks = n + 9 <= 64 ? 1 : 2;
-    for (int k = 0; k < 8; ++k) m[blocks * 64 - 1 - k] = (unsigned char)(bits >> (8 * k));
-    std::memcpy(words, m, (size_t)blocks * 64);
-    for (int k = 0; k < blocks * 16; ++k) words[k] = __builtin_bswap32(words[k]);   // (each word big-endian)
-    return blocks;
-}
-
-// the start of bot_seed(seed, ...)'s message: the tag, then str(seed); its length
-static size_t bot_head(long long seed, unsigned char head[48]) {
-    static const char TAG[] = "meeple/bot-seed/v1";
-    size_t n = sizeof TAG - 1;
-    std::memcpy(head, TAG, n);
-    head[n++] = 0;
-    return decimal_into(head, n, seed);
-}
-
-// rng.seed_state of a seed whose digest's words (big-endian) end in w6, w7: the
-// generator one step on from the seed's low 64 bits
-static inline uint64_t digest_state(uint32_t w6, uint32_t w7) {
-    uint64_t low = ((uint64_t)w6 << 32) | w7;
-    return mk::next_u64(low);
-}
-
-// the digits of v (as decimal_into writes them)
-static inline size_t decimal_len(long long v) {
-    unsigned char m[24];
-    return decimal_into(m, 0, v);
-}
-
-// the one-block messages of lanes 0..lanes-1 (generator t0 + l: game first + t / np,
-// seat t % np; beyond n, the first's again) into ``words`` (bot_message's words), lane by
-// lane (BY_LANE: word w of lane l at words[w * SEED_GROUP + l], for sha_lanes_*) or message
-// by message (at words[l * 16 + w], for sha256_digests): each game's part (the head, its
-// number) written once, as words, and each seat's message that part with only the words
-// its seat's digits and the padding's 0x80 reach written again, its length in bits the
-// last word (the whole message fits in the block: bytes 56..63 are the length's)
-template <bool BY_LANE>
-static void bot_lanes(const unsigned char* head, size_t head_n, long long first, size_t t0, size_t n, int np,
-                      int lanes, uint32_t* words) {
-    unsigned char g[64] = {0}, m[64];
-    uint32_t gw[16], mw[16];   // (the game's part as big-endian words; a seat's message)
-    std::memcpy(g, head, head_n);
-    long long made = 0;   // (the game whose part g holds, where ``have``)
-    bool have = false;
-    size_t gn = 0;
-    for (int l = 0; l < lanes; ++l) {
-        const size_t t = t0 + (size_t)l < n ? t0 + (size_t)l : t0;
-        const long long game = first + (long long)(t / (size_t)np);
-        if (!have || game != made) {
-            std::memset(g + head_n, 0, sizeof g - head_n);
-            gn = head_n;
-            g[gn++] = 0;
-            gn = decimal_into(g, gn, game);
-            g[gn++] = 0;
-            made = game, have = true;
-            for (int w = 0; w < 16; ++w) {
-                uint32_t x;
-                std::memcpy(&x, g + 4 * w, 4);
-                gw[w] = __builtin_bswap32(x);   // (each word big-endian)
-            }
-        }
-        std::memcpy(m, g, sizeof m);
-        std::memcpy(mw, gw, sizeof mw);
-        const size_t k = decimal_into(m, gn, (long long)(t % (size_t)np));
-        m[k] = 0x80;
-        for (size_t w = gn / 4; w <= k / 4; ++w) {
-            uint32_t x;
-            std::memcpy(&x, m + 4 * w, 4);
-            mw[w] = __builtin_bswap32(x);
-        }
-        mw[15] = (uint32_t)(k * 8);   // (word 14, the length's high half: 0)
-        for (int w = 0; w < 16; ++w) words[BY_LANE ? w * SEED_GROUP + l : l * 16 + w] = mw[w];
+// the state of the seeds of a run from ``seed`` (bots.bot_seed): BLAKE2s keyed with the
+// run's key, BLAKE2s of the tag, a zero byte and str(seed), after that key's block. The
+// last run's kept (a call of one game, or the games of one run in many calls, hash the
+// key once)
+static void bot_run(long long seed, uint32_t run[8]) {
+    static thread_local long long kept_seed = 0;
+    static thread_local uint32_t kept[8];
+    static thread_local bool have = false;
+    if (!have || kept_seed != seed) {
+        static const char TAG[] = "meeple/bot-seed/v2";
+        unsigned char msg[64] = {0}, key[32];
+        size_t n = sizeof TAG - 1;
+        std::memcpy(msg, TAG, n);
+        n = decimal_into(msg, n + 1, seed);   // (the zero byte after the tag)
+        uint32_t d[8];
+        blake2s_digest(msg, n, d, false);
+        for (int k = 0; k < 32; ++k) key[k] = (unsigned char)(d[k / 4] >> (8 * (k % 4)));
+        blake2s_keyed(key, sizeof key, kept);
+        kept_seed = seed, have = true;
     }
+    std::memcpy(run, kept, sizeof kept);
 }
 
 void bot_generators(long long seed, long long first, uint64_t* out, size_t n, int np) {
-    unsigned char head[48];
-    const size_t head_n = bot_head(seed, head);
+    uint32_t run[8];
+    bot_run(seed, run);
     for (size_t t0 = 0; t0 < n; t0 += SEED_GROUP) {
         const size_t count = std::min(n - t0, (size_t)SEED_GROUP);
-        const int lanes = seed_lanes(count);
-        // (one block each where the longest message, the last game's and seat's, fits in one)
-        const long long last = first + (long long)((t0 + count - 1) / (size_t)np);
-        const bool one = head_n + 1 + decimal_len(last) + 1 + decimal_len(np - 1) + 9 <= 64
-                         && decimal_len(first + (long long)(t0 / (size_t)np)) <= decimal_len(last);
-        const bool wide = MK_AVX512 && lanes > SEED_HALF && mk_has_avx512();
-        if (one && !wide && mk_has_sha()) {   // (SHA-NI: the messages used alone)
-            uint32_t words[SEED_GROUP * 16], h[SEED_GROUP][8];
-            bot_lanes<false>(head, head_n, first, t0, n, np, (int)count, words);
-            sha256_digests(count, 1, words, h);
-            for (size_t l = 0; l < count; ++l) out[t0 + l] = digest_state(h[l][6], h[l][7]);
-        } else if (one) {
-            uint32_t words[16][SEED_GROUP], h[8][SEED_GROUP];
-            bot_lanes<true>(head, head_n, first, t0, n, np, lanes, &words[0][0]);
-            if (wide) {
+        const bool wide = MK_AVX512 && count > (size_t)SEED_HALF && mk_has_avx512();
+        const size_t width = wide ? SEED_LANES : SEED_HALF;
+        const int lanes = (int)((count + width - 1) / width * width);
+        // (lane l's game and seat: generator t0 + l's, beyond ``count`` the first's again)
+        alignas(64) uint32_t in[3][SEED_GROUP], h[2][SEED_GROUP];
+        for (int l = 0; l < lanes; ++l) {
+            const size_t t = t0 + ((size_t)l < count ? (size_t)l : 0);
+            const unsigned long long game = (unsigned long long)(first + (long long)(t / (size_t)np));
+            in[0][l] = (uint32_t)game, in[1][l] = (uint32_t)(game >> 32), in[2][l] = (uint32_t)(t % (size_t)np);
+        }
+        if (wide) {
 #if MK_AVX512
-                sha_lanes_avx512(lanes / SEED_LANES, words, h);
+            b2_lanes_avx512(lanes / SEED_LANES, run, in, h);
 #endif
-            } else if (mk_has_avx2()) sha_lanes_avx2(lanes / SEED_HALF, words, h);
-            else sha_lanes_plain(lanes / SEED_HALF, words, h);
-            for (size_t l = 0; l < count; ++l) out[t0 + l] = digest_state(h[6][l], h[7][l]);
-        } else {
-            for (size_t t = t0; t < t0 + count; ++t) {
-                uint32_t words[32], d[1][8];
-                int blocks = bot_message(head, head_n, first + (long long)(t / np), (int)(t % np), words);
-                sha256_digests(1, blocks, words, d);
-                out[t] = digest_state(d[0][6], d[0][7]);
-            }
+        } else if (mk_has_avx2()) b2_lanes_avx2(lanes / SEED_HALF, run, in, h);
+        else b2_lanes_plain(lanes / SEED_HALF, run, in, h);
+        for (size_t l = 0; l < count; ++l) {
+            uint64_t low = (uint64_t)h[0][l] | (uint64_t)h[1][l] << 32;
+            out[t0 + l] = mk::next_u64(low);   // (rng.seed_state of the seed)
         }
     }
 }
