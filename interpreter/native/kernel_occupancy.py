@@ -98,7 +98,7 @@ class OccupiedWalks:
         else:
             w = g.fresh("w")
             head, at = set_bits(m, f"{occ}[{w}] & occ_mask({w}, {a}, {b})", self.lo, (w, first, f"<= {last}"))
-        known = "" if empty else _held(sc, var)
+        known = f"{state(sc)}.z.bare({var}); " if empty else _held(sc, var)
         return f"{head}{{ const Id {var} = (Id)({at}); {CELL_ID.format(var)}{known}{inside()} }}", held
 
     def _related(self, cl, cond, sc: dict, var: str, inside) -> tuple[str, None] | None:

@@ -233,6 +233,11 @@ struct Zones {
     void held(Id z) const {
         if (len[z] <= 0) __builtin_unreachable();
     }
+    // (a cell a walk of the empty cells' bits gives: it holds none, which drops the
+    // tests of ``empty(c)`` a list of the empty cells writes again)
+    void bare(Id z) const {
+        if (len[z] != 0) __builtin_unreachable();
+    }
     // the top item of ``z``, or item 0 where it holds none: read where the rules read
     // the top only if the zone is occupied, the test and the read made together with no
     // branch (``occupied(c) and top(c).seat == s``: kernel_early.py, occupied_and)
