@@ -9,10 +9,13 @@ RBG's figure is its own flat Monte-Carlo benchmark (``test/benchmark.cpp``: unif
 random moves until the game ends, keeper moves applied in between), run for ``--ms``
 milliseconds of its wall clock; games per CPU second = the playouts it reports ÷ the
 child's user+sys time (``resource.getrusage(RUSAGE_CHILDREN)``, which also counts the
-process start, a few milliseconds). Meeple's figure: the games of bench_kernel_playouts.py
-in one ``interpreter.playouts`` call ÷ ``time.process_time()``, a dict per game, and the
-same games in the compact form (``compact=True``: per game its numbers, no Python object;
-RBG's benchmark keeps nothing of a game but its length). Each side's average moves
+process start, a few milliseconds). Meeple's figure: the games from seed 0 in one
+``interpreter.playouts`` call ÷ ``time.process_time()``, a dict per game, and in the
+compact form (``compact=True``: per game its numbers, no Python object; RBG's benchmark
+keeps nothing of a game but its length). Each batch is sized to last about as long as
+RBG's run (the dict form's half a second at most; bench_kernel_playouts.py's games at
+least, times ``--scale``): a batch of a few milliseconds, as tic-tac-toe's 4,000 games
+were, reads the noise of a moment on a shared machine. Each side's average moves
 a game is printed too (RBG's "depth"), since the rules differ in details. The kernels and RBG's
 binaries are built first (not counted).
 
@@ -133,13 +136,20 @@ def rbg_run(exe: Path, ms: int) -> tuple[int, float, float]:
     return playouts, cpu, depth
 
 
+def sized(program, games: int, compact: bool, seconds: float) -> int:
+    """The games of a batch that lasts about ``seconds`` of CPU, ``games`` at least (a
+    batch of ``games`` timed first)."""
+    spent = batch(program, games, compact=compact)
+    return max(games, int(games * seconds / max(spent, 1e-6)))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("rbg", type=Path, help="the rbg2cpp checkout with bin/rbg2cpp built")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--ms", type=int, default=2000, help="RBG benchmark length per run")
     ap.add_argument("--only", default="", help="comma-separated words of the labels")
-    ap.add_argument("--scale", type=float, default=1.0, help="Meeple games per run × this")
+    ap.add_argument("--scale", type=float, default=1.0, help="Meeple games per batch × this")
     ap.add_argument("--callgrind", action="store_true", help="instructions a game under callgrind instead")
     args = ap.parse_args()
     only = [o for o in args.only.split(",") if o]
@@ -151,20 +161,23 @@ def main() -> None:
                              ensure_ascii=False), flush=True)
             continue
         exe = build(args.rbg.resolve(), SHARED[label])
-        games = max(1, int(games * args.scale))
         program = interpreter.load(ruleset, native=True).for_players(players)
         if not program.kernel:
             print(f"{label}: no kernel ({interpreter.kernel_status()})", file=sys.stderr)
             continue
         sample = interpreter.playouts(program, min(games, 200))   # (and the start made, not counted)
         meeple_depth = sum(r["moves"] for r in sample) / len(sample)
+        # (each batch about as long as RBG's run, the dict form's half a second at most: a
+        # batch of milliseconds reads the noise of a moment)
+        dicts = max(1, int(sized(program, games, False, min(args.ms, 500) / 1000) * args.scale))
+        compacts = max(1, int(sized(program, games, True, args.ms / 1000) * args.scale))
         meeple_best, compact_best, rbg_best, depth = float("inf"), float("inf"), 0.0, 0.0
         for _ in range(args.repeat):
-            meeple_best = min(meeple_best, batch(program, games))
-            compact_best = min(compact_best, batch(program, games, compact=True))
+            meeple_best = min(meeple_best, batch(program, dicts))
+            compact_best = min(compact_best, batch(program, compacts, compact=True))
             playouts, cpu, depth = rbg_run(exe, args.ms)
             rbg_best = max(rbg_best, playouts / cpu)
-        meeple_rate, compact_rate = games / meeple_best, games / compact_best
+        meeple_rate, compact_rate = dicts / meeple_best, compacts / compact_best
         print(json.dumps({"game": label, "rbg_game": SHARED[label],
                           "meeple_batch_games_per_s": round(meeple_rate, 1),
                           "meeple_compact_games_per_s": round(compact_rate, 1),
