@@ -140,10 +140,11 @@ static bool mk_has_avx512() { return false; }
 #endif
 
 // The seeds of ``vectors`` vectors of L lanes: lane t's message the 16 bytes of its game
-// (8, little-endian: ``lo``, ``hi``) and its seat (``seat``), hashed from ``run`` (the
-// state after the run's key, blake2s_keyed); its seed's low 64 bits (the generator's:
-// rng.seed_state takes them) into ``out_lo``, ``out_hi``. Lane by lane, each vector read
-// and written whole; the message's other words zero, which the compiler drops
+// (8, little-endian: the words in[0][t], in[1][t]) and its seat (in[2][t]; its high word
+// 0), hashed from ``run`` (the state after the run's key, blake2s_keyed); its seed's low
+// 64 bits (the generator's: rng.seed_state takes them) into out[0][t], out[1][t]. Lane
+// by lane, each vector read and written whole; the message's other words zero, which the
+// compiler drops
 template <class V, int L>
 MK_LANES_INLINE void b2_lanes_body(int vectors, const uint32_t run[8], const uint32_t (*in)[SEED_GROUP],
                                    uint32_t (*out)[SEED_GROUP]) {
