@@ -43,7 +43,7 @@ from . import kernel_pgo, kernel_quick
 from .cxx_text import Static, ident, literal
 from .kernel_areas import Areas
 from .kernel_around import AroundCounts
-from .kernel_bit_picks import BitPicks
+from .kernel_bit_picks import BitPicks, drawn_in_place
 from .kernel_branch_loops import BranchLoops
 from .kernel_build import (  # noqa: F401 - read as kernel.X by the package and tests
     KernelError,
@@ -1133,14 +1133,8 @@ class Proc(ChanceStatements, ProductOptions):
         else:
             whole = self.x(e, self.gen.ty(e)) if made is None else g.made_whole(e, made)
             make, size, data, listed = f"List<{ce}> all_ = {whole};", "all_.size()", "all_", "all_"
-        drawn = (f"if (AUTO) {{ const size_t n_ = {size}; if (n_ == 0) bail(); s.site = {k}; s.player = who_; "
-                 f"STEP(s); f->pc = {nxt}; const int i_ = auto_pick(s, n_); "
-                 f"if (i_ >= 0) {{ f->{self.field(s.var)} = {data}[i_]; s.site = -1; s.player = -1; "
-                 f"auto_renew(s); goto I{nxt}; }} s.opts.{o} = {listed}; return; }}")
-        kept = "" if listed == "all_" else f"List<{ce}> all_ = {listed}; "
-        self.emit(f"{{ {make} Id who_ = {self._chooser(s)}; if (who_ < 0 || who_ >= NP) bail(); {drawn} "
-                  f"{kept}{body} s.site = {k}; s.player = who_; }} "
-                  f"STEP(s); f->pc = {nxt}; if (AUTO && auto_take(s)) goto I{nxt}; return;")
+        self.emit(drawn_in_place(make, size, f"{data}[i_]", ("", listed),
+                                 (ce, k, o, self.field(s.var), nxt, self._chooser(s)), body))
 
     def _conds(self, s) -> str:
         """The C++ that sets ``m_`` to the verbs offered under a condition (a bit per

@@ -105,21 +105,13 @@ class BitPicks:
         """``Proc._drawn_here``'s C++ for options kept as bits (``option_bits``): in a
         batch of random playouts the option of the index drawn is its bit's (``nth_set``),
         no list made; else, or where the playout stops there, the list made from the
-        bits, lowest first. ``at``: the options' C++ type, the decision's site, the
-        options' slot, the local's field, the next instruction and the chooser's C++;
-        ``body``: what puts ``all_`` in the state."""
+        bits, lowest first (``drawn_in_place``; ``at`` and ``body`` as there)."""
         pre, word, value = bits
-        ce, k, o, field, nxt, who = at
         m, r = self.fresh("om"), self.fresh("r")
-        listed = (f"Build<{ce}> {r}_b; for (uint64_t {r} = {m}; {r}; {r} &= {r} - 1) "
+        listed = (f"Build<{at[0]}> {r}_b; for (uint64_t {r} = {m}; {r}; {r} &= {r} - 1) "
                   f"{r}_b.push_back({value(f'__builtin_ctzll({r})')}); ")
-        return (f"{{ {pre}const uint64_t {m} = {word}; Id who_ = {who}; if (who_ < 0 || who_ >= NP) bail(); "
-                f"if (AUTO) {{ const size_t n_ = (size_t)bits_set({m}); if (n_ == 0) bail(); s.site = {k}; "
-                f"s.player = who_; STEP(s); f->pc = {nxt}; const int i_ = auto_pick(s, n_); "
-                f"if (i_ >= 0) {{ f->{field} = {value(f'nth_set({m}, i_)')}; s.site = -1; s.player = -1; "
-                f"auto_renew(s); goto I{nxt}; }} {listed}s.opts.{o} = {r}_b.list(); return; }} "
-                f"{listed}List<{ce}> all_ = {r}_b.list(); {body} s.site = {k}; s.player = who_; }} "
-                f"STEP(s); f->pc = {nxt}; if (AUTO && auto_take(s)) goto I{nxt}; return;")
+        return drawn_in_place(f"{pre}const uint64_t {m} = {word};", f"(size_t)bits_set({m})",
+                              value(f"nth_set({m}, i_)"), (listed, f"{r}_b.list()"), at, body)
 
     # ------------------------------------------------------------ the words
     def _cells_word(self, comp, sc: dict) -> tuple[str, str, int] | None:
@@ -242,6 +234,27 @@ class BitPicks:
         if left is None or right is None:
             return None
         return f"({left}) {'&' if e.op == 'and' else '|'} ({right})"
+
+
+def drawn_in_place(make: str, size: str, pick: str, listing: tuple[str, str], at: tuple, body: str) -> str:
+    """The C++ of a decision of one seat whose options are made here (kernel.py
+    ``Proc._drawn_here``): ``make`` makes them, ``size`` is how many, ``pick`` the option
+    ``i_``, ``listing`` the C++ that lists them and the list's expression. In a batch of
+    random playouts (AUTO) the move is drawn from them (``auto_pick``) and the procedure
+    goes on at its next instruction; where the playout stops there, the list is put in
+    the state and the procedure returns; elsewhere ``body`` puts ``all_`` in the state.
+    ``at``: the options' C++ type, the decision's site, the options' slot, the local's
+    field, the next instruction and the chooser's C++."""
+    ce, k, o, field, nxt, who = at
+    pre, listed = listing
+    kept = "" if listed == "all_" else f"{pre}List<{ce}> all_ = {listed}; "
+    return (f"{{ {make} Id who_ = {who}; if (who_ < 0 || who_ >= NP) bail(); "
+            f"if (AUTO) {{ const size_t n_ = {size}; if (n_ == 0) bail(); s.site = {k}; s.player = who_; "
+            f"STEP(s); f->pc = {nxt}; const int i_ = auto_pick(s, n_); "
+            f"if (i_ >= 0) {{ f->{field} = {pick}; s.site = -1; s.player = -1; "
+            f"auto_renew(s); goto I{nxt}; }} {pre}s.opts.{o} = {listed}; return; }} "
+            f"{kept}{body} s.site = {k}; s.player = who_; }} "
+            f"STEP(s); f->pc = {nxt}; if (AUTO && auto_take(s)) goto I{nxt}; return;")
 
 
 def _one_cell(e, var: str):
