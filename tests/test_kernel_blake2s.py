@@ -30,13 +30,8 @@ HARNESS = """#include <algorithm>
 #define MK_SHARED_HERE 1
 #define MK_SHARED
 #define MK_MEMBER
-namespace mk {   // (cxx/kernel_rt.hpp's SplitMix64, which the seeds' generators take)
-static inline uint64_t next_u64(uint64_t& state) {
-    uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
+namespace mk {   // (cxx/kernel_zones.hpp's SplitMix64, which the seeds' generators take)
+%s
 }
 %s
 %s
@@ -63,7 +58,11 @@ def build(tmp_path, *options: str):
     random_cxx = kernel_types.read_cxx("kernel_random.hpp")
     seeds = random_cxx[random_cxx.index("// the bots' seeds hashed"):random_cxx.index("#define MK_BOT_STATES")]
     random_cxx = seeds + random_cxx[random_cxx.index("#if MK_SHARED_HERE"):random_cxx.index("// CPython's random")]
-    src.write_text(HARNESS % (kernel_types.read_cxx("kernel_blake2s.hpp"), random_cxx + "#endif\n"), encoding="utf-8")
+    zones = kernel_types.read_cxx("kernel_zones.hpp")
+    at = zones.index("static inline uint64_t next_u64(uint64_t& state) {")
+    generator = zones[at:zones.index("\n}\n", at) + 3]
+    src.write_text(HARNESS % (generator, kernel_types.read_cxx("kernel_blake2s.hpp"), random_cxx + "#endif\n"),
+                   encoding="utf-8")
     lib = tmp_path / f"blake2s{len(list(tmp_path.iterdir()))}.so"
     cmd = [*kernel_build.compiler(), *kernel_build.flags(), *options, str(src), "-o", str(lib)]
     done = subprocess.run(cmd, capture_output=True, text=True)

@@ -212,15 +212,14 @@ void bot_generators(long long seed, long long first, uint64_t* out, size_t n, in
         const bool wide = MK_AVX512 && count > (size_t)SEED_HALF && mk_has_avx512();
         const size_t width = wide ? SEED_LANES : SEED_HALF;
         const int lanes = (int)((count + width - 1) / width * width);
-        // (lane l's game and seat: generator t0 + l's, counted with no division; beyond
-        // ``count`` the first's again)
+        // (lane l's game and seat: generator t0 + l's, counted with no division; the lanes
+        // beyond ``count`` hashed too, their seeds not read)
         alignas(64) uint32_t in[3][SEED_GROUP], h[2][SEED_GROUP];
         unsigned long long game = (unsigned long long)(first + (long long)(t0 / (size_t)np));
         uint32_t seat = (uint32_t)(t0 % (size_t)np);
         for (int l = 0; l < lanes; ++l) {
-            if ((size_t)l == count) game = (unsigned long long)(first + (long long)(t0 / (size_t)np)), seat = (uint32_t)(t0 % (size_t)np);
             in[0][l] = (uint32_t)game, in[1][l] = (uint32_t)(game >> 32), in[2][l] = seat;
-            if ((size_t)l < count && ++seat == (uint32_t)np) seat = 0, ++game;
+            if (++seat == (uint32_t)np) seat = 0, ++game;
         }
         if (wide) {
 #if MK_AVX512
