@@ -382,22 +382,23 @@ class Gen(BitPicks, FirstStops, MemoCalls, EpochSteps, TextParts, BoardWalks, Ea
             work = "" if self.facts.counted(it) else f"W({counters(inner)}, {span[2]}); "
             return f"{{ {span[0]}{work}{sized(span[2])}{self.span_loop(span, var, rest(deeper, cond))} }}"
         xs = self.fresh("xs")
-        work = "" if self.facts.counted(it) else f"W({counters(inner)}, {xs}.size()); "
+        # (a list a name holds is walked where it is: nothing changes it meanwhile;
+        # so is one of two such lists chosen by a condition)
+        either = self._named_either(it, inner, t)
+        ray = self.ray_ref(it, inner)   # (a kept ray read where it is: kernel_walks.py)
+        src = either or (ray[1] if ray else self.expr(it, inner, t))
+        size = self.tables.size_of(xs, src)
+        work = "" if self.facts.counted(it) else f"W({counters(inner)}, {size}); "
         if reserve is not None:
             # (one loop: its size bounds the vector's; more: a first guess, which spares
             # the vector's growing from one element, twice its size where a later loop
             # walks more than one written out: a piece's steps listed, two a piece)
             # (kernel_ordered.py: the later loops' sizes, where known, multiplied)
-            work += f"{reserve}.{'resize' if compact else 'reserve'}({reserve_size(self, comp, xs)}); "
+            work += f"{reserve}.{'resize' if compact else 'reserve'}({reserve_size(self, comp, size, count=True)}); "
             if compact:   # (written through a pointer of its own, held in a register)
                 work += f"auto* const {reserve}_p = {reserve}.d; "
-        # (a list a name holds is walked where it is: nothing changes it meanwhile;
-        # so is one of two such lists chosen by a condition)
-        either = self._named_either(it, inner, t)
-        ray = self.ray_ref(it, inner)   # (a kept ray read where it is: kernel_walks.py)
         ref = "&" if either or ray or self._named(it, inner) else ""
-        head = f"{{ {ray[0] if ray else ''}const {self.ct(t)}{ref} {xs} = " \
-               f"{either or (ray[1] if ray else self.expr(it, inner, t))}; {work}"
+        head = f"{{ {ray[0] if ray else ''}const {self.ct(t)}{ref} {xs} = {src}; {work}"
         # (the last loop over a board's cells whose top item has a value: kernel_tops.py)
         tops = self.tops.loop(cl, comp.cond, inner, var, lambda left: rest(deeper, left)) if last else None
         if tops is not None:
@@ -408,19 +409,19 @@ class Gen(BitPicks, FirstStops, MemoCalls, EpochSteps, TextParts, BoardWalks, Ea
         if walk is not None:
             sub = self.fresh("sub")
             inside = rest(deeper, walk[1])
-            return (f"{head}const List<Id>& {sub} = {walk[0]}; {sized(f'{sub}.size()')}"
+            return (f"{head}const List<Id>& {sub} = {walk[0]}; {sized(self.tables.size_of(sub, walk[0]))}"
                     f"for (const Id& {var} : {sub}) {{ {CELL_ID.format(var)}{inside} }} }}")
         # (the last loop over a board's cells that only occupied ones pass walks those
         # alone, or the empty ones: kernel_occupancy.py)
         gate = comp.cond if comp.cond is not None else passes
         occupied = self.occupied.loop(cl, gate, inner, var, lambda: rest(deeper, cond)) if last else None
         if occupied is not None:
-            return f"{head}{sized(occupied[1] or f'{xs}.size()')}{occupied[0]} }}"
+            return f"{head}{sized(occupied[1] or size)}{occupied[0]} }}"
         inside = rest(deeper, cond)
         table = self.facts.table_list(it)
         # (a board's cells and a relation's related cells are cells, never none)
         known = CELL_ID.format(var) if table is not None and table[0] in ("cells", "relation") else ""
-        return f"{head}{sized(f'{xs}.size()')}for (const {el}& {var} : {xs}) {{ {known}{inside} }} }}"
+        return f"{head}{sized(size)}for (const {el}& {var} : {xs}) {{ {known}{inside} }} }}"
 
     def _innermost(self, inner: dict, cond: list, body, count: str | None, compact: tuple | None,
                    reserve: str | None) -> str:

@@ -140,8 +140,9 @@ class BitPicks:
             return None
         t = self.ty(cl.iter)
         xs = self.fresh("xs")
-        work = "" if self.facts.counted(cl.iter) else f"W({counters(sc)}, {xs}.size()); "
-        pre = f"{{ const {self.ct(t)}& {xs} = {self.expr(cl.iter, sc, t)}; {work}}} "
+        src = self.expr(cl.iter, sc, t)
+        work = "" if self.facts.counted(cl.iter) else f"W({counters(sc)}, {self.tables.size_of(xs, src)}); "
+        pre = f"{{ const {self.ct(t)}& {xs} = {src}; {work}}} "
         return pre, " & ".join([f"{masked[0]}[0]", *(f"({w})" for w in tests)]), lo
 
     def _range_word(self, e, sc: dict) -> tuple[str, str, Callable[[str], str]] | None:

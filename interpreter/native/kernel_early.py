@@ -154,6 +154,7 @@ class EarlyCounts:
         facts: Any
         cells: Any
         tops: Any
+        tables: Any
 
         c: Any
 
@@ -221,9 +222,10 @@ class EarlyCounts:
         xs, sub, i, var = self.fresh("xs"), self.fresh("sub"), self.fresh("i"), self.fresh(cl.var)
         inner = {**sc, cl.var: (var, it.arg)}
         test = " && ".join(f"({self.expr(c, inner, BOOL)})" for c in walk[1])
-        work = "" if self.facts.counted(cl.iter) else f"W({counters(sc)}, {xs}.size()); "
+        src = self.expr(cl.iter, sc, it)
+        work = "" if self.facts.counted(cl.iter) else f"W({counters(sc)}, {self.tables.size_of(xs, src)}); "
         checks = "".join(f"(void)nn({x}); " for x in dict.fromkeys(safe.pre))
-        return (f"([&]() -> Id {{ {checks}const {self.ct(it)}& {xs} = {self.expr(cl.iter, sc, it)}; {work}"
+        return (f"([&]() -> Id {{ {checks}const {self.ct(it)}& {xs} = {src}; {work}"
                 f"const List<Id>& {sub} = {walk[0]}; for (size_t {i} = {sub}.size(); {i}-- > 0;) {{ "
                 f"const Id {var} = {sub}[{i}]; {CELL_ID.format(var)}if ({test}) return {var}; }} "
                 f"return NONE_ID; }}())")

@@ -168,11 +168,13 @@ class OccupiedWalks:
                          f"{g.expr(comp.elem, inner, t.arg)};")
         if walk is None:
             return None
-        work = "" if g.facts.counted(cl.iter) else f"W({counters(sc)}, {xs}.size()); "
-        return (f"{{ const List<Id>& {xs} = {g.expr(cl.iter, sc, g.ty(cl.iter))}; {work}"
-                f"{out}.resize({xs}.size()); auto* const {out}_p = {out}.d; "
-                f"std::fill({out}_p, {out}_p + {xs}.size(), {g.ct(t.arg)}({g.expr(k, sc, t.arg)})); "
-                f"{walk[0]} {n} = {xs}.size(); }}")
+        src = g.expr(cl.iter, sc, g.ty(cl.iter))
+        size = g.tables.size_of(xs, src)
+        work = "" if g.facts.counted(cl.iter) else f"W({counters(sc)}, {size}); "
+        return (f"{{ const List<Id>& {xs} = {src}; {work}"
+                f"{out}.resize({size}); auto* const {out}_p = {out}.d; "
+                f"std::fill({out}_p, {out}_p + {size}, {g.ct(t.arg)}({g.expr(k, sc, t.arg)})); "
+                f"{walk[0]} {n} = {size}; }}")
 
 
 def set_bits(m: str, word: str, lo: int, words: tuple[str, int, str] | None = None) -> tuple[str, str]:

@@ -30,6 +30,7 @@ class Tables:
         self.inits: list[str] = []        # code run once when the module loads
         self.made: dict[tuple, str] = {}  # what a static table is named, by its key
         self.cell_types: dict[str, list[str]] = {}  # a search of cells by coordinates: their C++ types
+        self.sizes: dict[str, int] = {}   # the static lists' sizes, by name (``size_of``)
 
     def table(self, key: tuple, decl, init=None) -> str:
         """A static table made once: ``decl(name)`` declares it, ``init(name)`` fills it
@@ -50,8 +51,19 @@ class Tables:
             if v is not None and not isinstance(v, int):
                 raise Unsupported(f"a table {key} of {type(v).__name__}")
         ids = [-1 if v is None else v for v in values]
-        return Static(self.table(key, lambda t: f"static List<Id> {t}; {self._ids(t + '_d', ids)}",
-                                 lambda t: f"{t} = List<Id>(Vec<Id>({t}_d, {t}_d + {len(ids)}));"))
+        name = self.table(key, lambda t: f"static List<Id> {t}; {self._ids(t + '_d', ids)}",
+                          lambda t: f"{t} = List<Id>(Vec<Id>({t}_d, {t}_d + {len(ids)}));")
+        self.sizes[name] = len(ids)
+        return Static(name)
+
+    def size_of(self, xs: str, src: str) -> str:
+        """The C++ of the size of the list ``xs`` bound to the C++ ``src``: a number
+        where ``src`` names a static list (its size known as the kernel is written, so
+        the compiler folds the work counted over it: a list's size read from memory each
+        time cost a small board's win test 3-4% of a game's time, docs/performance.md),
+        else ``xs.size()``."""
+        n = self.sizes.get(src) if isinstance(src, Static) else None
+        return f"{xs}.size()" if n is None else f"(size_t){n}"
 
     @staticmethod
     def _ids(name: str, ids: list[int]) -> str:

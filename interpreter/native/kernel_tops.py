@@ -483,8 +483,9 @@ class TopWalks:
         cl = body.clauses[0]
         t = g.ty(cl.iter)
         xs, n = g.fresh("xs"), g.fresh("n")
-        work = "" if g.facts.counted(cl.iter) else f"W({counters(sc)}, {xs}.size()); "
-        head = (f"{binds}{{ const {g.ct(t)}& {xs} = {g.expr(cl.iter, scope, t)}; {work}}} {pre}"
+        src = g.expr(cl.iter, scope, t)
+        work = "" if g.facts.counted(cl.iter) else f"W({counters(sc)}, {g.tables.size_of(xs, src)}); "
+        head = (f"{binds}{{ const {g.ct(t)}& {xs} = {src}; {work}}} {pre}"
                 f"const size_t {n} = (size_t)({_held(w, k)}); ")
         return FilterWalk(head, n, g.fresh("m"), w, k, g.occupied.lo)
 
@@ -503,8 +504,9 @@ class TopWalks:
         g = self.gen
         it = g.ty(cl.iter)
         xs = g.fresh("xs")
-        work = "" if g.facts.counted(cl.iter) else g.charge(sc, f"{xs}.size()")
-        return (f"([&]() -> I {{ const {g.ct(it)}& {xs} = {g.expr(cl.iter, sc, it)}; {work}{pre}"
+        src = g.expr(cl.iter, sc, it)
+        work = "" if g.facts.counted(cl.iter) else g.charge(sc, g.tables.size_of(xs, src))
+        return (f"([&]() -> I {{ const {g.ct(it)}& {xs} = {src}; {work}{pre}"
                 f"return (I)({_held(w, n)}); }}())")
 
     def cell_bit(self, e, sc: dict) -> str | None:
@@ -632,11 +634,12 @@ class TopWalks:
         cl = counted.comp.clauses[0]
         it = g.ty(cl.iter)
         xs = g.fresh("xs")
-        work = "" if g.facts.counted(cl.iter) else g.charge(sc, f"{xs}.size()")
+        src = g.expr(cl.iter, sc, it)
+        work = "" if g.facts.counted(cl.iter) else g.charge(sc, g.tables.size_of(xs, src))
         held = " && ".join(f"({w}_r[{i}] & {w}_m[{i}]) == {w}_m[{i}]" for i in range(n))
         if not op.meaning(None, None, 0, 0):   # (!=: the negation)
             held = f"!({held})"
-        return (f"([&]() -> bool {{ const {g.ct(it)}& {xs} = {g.expr(cl.iter, sc, it)}; {work}{pre}"
+        return (f"([&]() -> bool {{ const {g.ct(it)}& {xs} = {src}; {work}{pre}"
                 f"return {held}; }}())")
 
 
