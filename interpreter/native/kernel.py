@@ -32,6 +32,7 @@ and ``kernel_types`` (what they share).
 """
 from __future__ import annotations
 
+import re
 from itertools import count
 
 from ...dsl.ast import LITERALS
@@ -94,6 +95,8 @@ from .kernel_walk_views import WalkViews
 from .kernel_walks import CELL_ID, BoardWalks
 
 MAX_SOURCE = 8_000_000  # characters of C++ a kernel may have (a bundled game's: under 400,000)
+# the C++ of a zone the rules name (kernel_names.py: a constant, never a local's)
+_ZONE_NAMED = re.compile(r"\(\(Id\)\d+\)")
 
 
 class Gen(BitPicks, FirstStops, MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists, KnownLoops, WorkTallies,
@@ -1305,7 +1308,24 @@ class Proc(ChanceStatements, ProductOptions):
             self.emit(f"{{ Id to_ = {to}; List<Id> w_ = {what}; I f_ = {f}; for (Id it_ : w_) mv(s, nn(it_), to_, f_); }} "
                       f"{self.go(self.nxt)}")
         else:
-            self.emit(f"{{ Id to_ = {to}; Id w_ = {what}; I f_ = {f}; mv(s, nn(w_), to_, f_); }} {self.go(self.nxt)}")
+            zone = self._found_in(s.what)
+            put = "mv(s, nn(w_), to_, f_)" if zone is None else f"mv_in(s, nn(w_), {zone}, to_, f_)"
+            self.emit(f"{{ Id to_ = {to}; Id w_ = {what}; I f_ = {f}; {put}; }} {self.go(self.nxt)}")
+
+    def _found_in(self, e) -> str | None:
+        """The C++ of the zone named in the rules (a constant, no local: kernel_names.py)
+        whose items the item ``e`` is found among, ``first(m for m in items(Z) if ...)``
+        or ``last(...)``: the zone it is in when it is moved (``mv_in``: the place to go
+        is evaluated before it, and nothing moves between); else None."""
+        if e.node != "Aggregate" or e.func not in ("first", "last") or len(e.comp.clauses) != 1:
+            return None
+        cl = e.comp.clauses[0]
+        it = cl.iter
+        if e.comp.elem.node != "Var" or e.comp.elem.name != cl.var or it.node != "Call" \
+                or it.func != "items" or len(it.args) != 1 or self.gen.facts.call_kind(it) != "builtin":
+            return None
+        zone = self.x(it.args[0])
+        return zone if _ZONE_NAMED.fullmatch(zone) else None
 
     def _items(self, s) -> str:
         """The C++ list of the items a statement moves, flips or shows (one, or ``many``)."""

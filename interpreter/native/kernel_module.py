@@ -160,6 +160,8 @@ class ModuleWriter:
             "template <class T> static inline const T& nnv(const T& x) { if (x.is_none()) bail(); return x; }",
             # Runtime.move: to the top of a zone, facing as given (-1: as the place says)
             "static inline void mv(St& s, Id item, Id to, I f = -1) { s.z.move(item, to); s.facing[item] = f; }",
+            # (the same of an item the rules found in the zone ``from``: kernel.py, _Move)
+            "static inline void mv_in(St& s, Id item, Id from, Id to, I f) { s.z.move_in(item, from, to); s.facing[item] = f; }",
             # an item option the decider may not know is ordered by its place (Runtime._ordered):
             # the kernel asks only where it sees every one (Runtime.sees_item)
             ("static inline bool sees(St& s, Id i, Id p) { I f = s.facing[i]; if (f >= 0) return (f >> p) & 1; "
