@@ -168,6 +168,7 @@ DECIDED: dict[tuple[str, str, tuple[str, ...]], tuple[int, str]] = {
     ("interpreter/documents/rulebook_words.py", "operator", ("in", "not in")): (1, WORDS),
     ("interpreter/native/kernel.py", "builtin", ("empty", "occupied")): (1, KERNEL),
     ("interpreter/native/kernel.py", "builtin", ("empty", "size")): (1, KERNEL),
+    ("interpreter/native/kernel.py", "builtin", ("first", "last")): (1, KERNEL),
     ("interpreter/native/kernel.py", "expression", ("Aggregate", "ListLit")): (1, KERNEL),
     ("interpreter/native/kernel.py", "expression", ("Attr", "Var")): (1, KERNEL),
     ("interpreter/native/kernel.py", "expression", ("CondExpr", "ListLit")): (1, KERNEL),
