@@ -1322,9 +1322,10 @@ class Proc(ChanceStatements, ProductOptions):
         cl = e.comp.clauses[0]
         it = cl.iter
         if e.comp.elem.node != "Var" or e.comp.elem.name != cl.var or it.node != "Call" \
-                or it.func != "items" or len(it.args) != 1 or self.gen.facts.call_kind(it) != "builtin":
+                or it.func != "items" or len(it.args) != 1 or it.args[0].node != "Var" \
+                or self.gen.facts.call_kind(it) != "builtin":
             return None
-        zone = self.x(it.args[0])
+        zone = self.x(it.args[0])   # (a name: its C++ as the names give it, none printed twice)
         return zone if _ZONE_NAMED.fullmatch(zone) else None
 
     def _items(self, s) -> str:

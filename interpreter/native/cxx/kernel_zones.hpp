@@ -212,18 +212,16 @@ struct Zones {
     // (nothing changes when it is there already)
     void move(Id item, Id to) {
         if (item < 0 || to < 0) bail();
-        Id src = loc(item);
-        if (src == to) return;
-        if (src >= 0) unlink(item, src);
-        append(item, to);
+        move_in(item, loc(item), to);
     }
-    // ``move`` of an item known to be in zone ``from`` (found by a walk of its items, no
-    // item moved since): its zone not looked for, the walk along its list to an end that
-    // ``loc`` takes (a small game's random moves: 3-5% of its time, docs/performance.md)
+    // ``move`` of an item known to be in zone ``from`` (-1: none; found by a walk of its
+    // items, no item moved since): its zone not looked for, the walk along its list to an
+    // end that ``loc`` takes (a small game's random moves: 3-5% of its time,
+    // docs/performance.md)
     void move_in(Id item, Id from, Id to) {
         if (item < 0 || to < 0) bail();
         if (from == to) return;
-        unlink(item, from);
+        if (from >= 0) unlink(item, from);
         append(item, to);
     }
     // (a zone that holds items has a top one, which append and unlink keep: where the
