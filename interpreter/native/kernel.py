@@ -900,8 +900,16 @@ class Proc(ChanceStatements, ProductOptions):
                f"switch (f->pc) {{ {labels} default: bail(); }}")]
         for i, c in enumerate(self.code):
             out.append(f"I{i}: {c}")
-        out.append(f"I{end}: Iend: s.stack.pop_back(); return; }}")
+        out.append(f"I{end}: Iend: {self._end()} return; }}")
         return "\n".join(out)
+
+    def _end(self) -> str:
+        """The end of the procedure: its frame popped; the turn's goes on into the next
+        turn where run() would begin it and call it again (turn_again,
+        cxx/kernel_driver.hpp): at its start, in its frame made anew."""
+        if self.k != self.gen.proc_index.get("turn"):
+            return "s.stack.pop_back();"
+        return f"if (turn_again(s, f)) {{ {self.unread.reset()}goto I0; }}"
 
     @property
     def nxt(self) -> int:

@@ -37,13 +37,14 @@ class Driver:
         return "\n".join(out)
 
     def ending(self) -> list[str]:
-        """``ended``: whether the end's condition holds (the ending begins: ``at end``)."""
+        """``end_holds``: whether the end's condition holds; ``ended``: that, and the
+        ending then begun (``at end``)."""
         c, g = self.c, self.gen
         end = g.expr(c.end.cond, {}, BOOL) if c.end else None
         return ["static void begin_ending(St& s) { s.phase = 2; " +
                 (f"s.push({g.proc_index['at end']});" if "at end" in g.proc_index else "") + " }",
-                "static bool ended(St& s) { " +
-                (f"if ({end}) {{ begin_ending(s); return true; }} " if end else "") + "return false; }"]
+                f"static bool end_holds(St& s) {{ return {end or 'false'}; }}",
+                "static bool ended(St& s) { if (end_holds(s)) { begin_ending(s); return true; } return false; }"]
 
     def scoring(self) -> list[str]:
         """A seat's score and its tiebreaks."""

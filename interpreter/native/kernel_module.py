@@ -184,7 +184,7 @@ class ModuleWriter:
             alike,
             *self.gen.protos,
             *self.gen.fns,
-            "static void run_top(St& s);",
+            "static void run_top(St& s); static inline bool turn_again(St& s, Frame* f);",
             *self.returns_code(procs),
             *bodies,
             driver,

@@ -100,6 +100,11 @@ class UnreadLets:
         """The C++ locals of the procedure's function that these need."""
         return "".join(f"I uw_{k} = 0, uc_{k} = 0; " for k in sorted(set(self.unread.values())))
 
+    def reset(self) -> str:
+        """The C++ that sets these locals as the function's start does (a turn begun again
+        in the same call: kernel.Proc.compiled)."""
+        return "".join(f"uw_{k} = 0; uc_{k} = 0; " for k in sorted(set(self.unread.values())))
+
     def let(self, pc: int, assign: str) -> str:
         """The C++ of the let at ``pc`` (its assignment ``assign``)."""
         if pc in self.unread:

@@ -46,12 +46,25 @@ static void score(St& s) {
     s.phase = 3;
 }
 
+// the seat after ``a`` in the turns' direction: pmod(a + DIR), the usual cases with no
+// division
+static inline Id next_seat(Id a) {
+    const I b = (I)a + DIR;
+    return (Id)((uint64_t)b < (uint64_t)NP ? b : b == NP ? 0 : b == -1 ? NP - 1 : pmod(b));
+}
+
+// a turn over (counted, the epoch renewed): whether the game ends there (the ending not
+// yet begun)
+static inline MK_AI bool last_turn(St& s) {
+    ++s.turn;
+    ++EPOCH;
+    return end_holds(s);
+}
+
 static void next_phase(St& s) {
     if (s.phase == 1) {
-        ++s.turn;
-        ++EPOCH;
-        if (ended(s)) return;
-        s.active = (Id)pmod(s.active + DIR);
+        if (last_turn(s)) return begin_ending(s);
+        s.active = next_seat(s.active);
         if (TURN_PROC < 0) bail();
         s.push(TURN_PROC);
     } else if (s.phase == 0) {
@@ -62,6 +75,32 @@ static void next_phase(St& s) {
     } else if (s.phase == 2) {
         score(s);
     }
+}
+
+// The turn's procedure at its end, ``f`` its frame: where that frame is the only one and
+// nothing stops the run (no decision or chance step pending, no end asked), what run()
+// would do next, its frame popped (next_phase: the next turn begun in a new frame, then
+// run_top calling the procedure), done here: the next turn begun in the same frame,
+// made anew, and true: the procedure goes on at its start with no return to run() (the
+// frame and the loop around each turn were about a tenth of a small game's
+// instructions). Else false, the frame popped, as the procedure always ended: run() goes
+// on (and where the game ends here, it has begun its ending: an ending's procedure is
+// pushed once the turn's frame is gone, as next_phase pushes it)
+static inline MK_AI bool turn_again(St& s, Frame* f) {
+    if (s.site >= 0 || s.phase != 1 || s.step.p || s.end_req || s.stack.size() != 1) {
+        s.stack.pop_back();
+        return false;
+    }
+    STEP(s);   // (run()'s, before next_phase)
+    if (last_turn(s)) {
+        s.stack.pop_back();
+        begin_ending(s);
+        return false;
+    }
+    s.active = next_seat(s.active);
+    f->~Frame();
+    new (f) Frame(TURN_PROC);
+    return true;
 }
 
 static void run(St& s) {
