@@ -64,16 +64,23 @@ def vars_after(prog, moves: int):
         return f"after {played} moves: {e}"
 
 
-def work_counted_as_python(compiled, moves: int, hi: int) -> None:
-    """The least work budget (up to ``hi``) with which Python (``compiled(False,
-    budgets)``) plays ``moves`` moves (``vars_after``): the kernel (``compiled(True,
-    budgets)``) plays them with it, and fails with one less, as Python does."""
-    def after(native: bool, work: int):
-        return vars_after(compiled(native, Budgets(work=work)), moves)
-    lo = least_budget(lambda work: isinstance(after(False, work), str), hi)
-    for work in (lo - 1, lo):
-        assert after(True, work) == after(False, work)
+def counted_as_python(compiled, budget: str, moves: int, hi: int) -> int:
+    """The least budget ``budget`` (a field of ``Budgets``: "work", "steps", "calls"; up
+    to ``hi``) with which Python (``compiled(False, budgets)``) plays ``moves`` moves
+    (``vars_after``): the kernel (``compiled(True, budgets)``) plays them with it, and
+    fails with one less, as Python does. Returns that budget."""
+    def after(native: bool, n: int):
+        return vars_after(compiled(native, Budgets(**{budget: n})), moves)
+    lo = least_budget(lambda n: isinstance(after(False, n), str), hi)
+    for n in (lo - 1, lo):
+        assert after(True, n) == after(False, n)
     assert isinstance(after(True, lo - 1), str)
+    return lo
+
+
+def work_counted_as_python(compiled, moves: int, hi: int) -> None:
+    """``counted_as_python`` of the work budget."""
+    counted_as_python(compiled, "work", moves, hi)
 
 
 def compiler(text: str, name: str):
