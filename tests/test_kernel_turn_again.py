@@ -3,8 +3,9 @@
 and nothing stops the run, the next turn is begun there (the turn counted, the end's
 condition tested, the next seat, the frame made anew) and the procedure goes on at its
 start, with no return to the run's loop; else its frame is popped as before (a called
-procedure's end, the game's end with its ``at end``, an ``end game``). The kernel's
-games, states, work and steps stay Python's, the budgets run out at the same move."""
+procedure's end, the game's end with its ``at end``; an ``end game`` leaves the turn
+before its end). The kernel's games, states, work and steps stay Python's, the budgets
+run out at the same move."""
 from __future__ import annotations
 
 import random
@@ -116,8 +117,9 @@ def test_turns_go_on_with_python_s_steps():
 
 
 def test_both_ways_of_ending_are_played():
-    """The games above end by the end's condition and by an ``end game`` (so each of
-    turn_again's ways is taken: on into the next turn, the ending begun, an end asked)."""
+    """The games above end by the end's condition and by an ``end game`` (turn_again
+    goes on into the next turn, or begins the ending; an ``end game`` leaves the turn at
+    once, with no end of its procedure)."""
     prog, ends = compiled(False), set()
     for seed in range(60):
         g = prog.new_game(2, seed)
