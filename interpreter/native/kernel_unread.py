@@ -96,14 +96,18 @@ class UnreadLets:
     def __init__(self, core: list, calls: int):
         self.unread, self.calls = unread_lets(core), calls
 
+    def _made(self) -> list[int]:
+        """The made lets whose budgets are kept, by index."""
+        return sorted(set(self.unread.values()))
+
     def locals(self) -> str:
         """The C++ locals of the procedure's function that these need."""
-        return "".join(f"I uw_{k} = 0, uc_{k} = 0; " for k in sorted(set(self.unread.values())))
+        return "".join(f"I uw_{k} = 0, uc_{k} = 0; " for k in self._made())
 
     def reset(self) -> str:
         """The C++ that sets these locals as the function's start does (a turn begun again
         in the same call: kernel.Proc.compiled)."""
-        return "".join(f"uw_{k} = 0; uc_{k} = 0; " for k in sorted(set(self.unread.values())))
+        return "".join(f"uw_{k} = 0; uc_{k} = 0; " for k in self._made())
 
     def let(self, pc: int, assign: str) -> str:
         """The C++ of the let at ``pc`` (its assignment ``assign``)."""
