@@ -6,7 +6,7 @@ cells (``[c for c in cells(b) if occupied(c) and top(c).tint == v]``), or the nu
 a range whose cells are (``[k for k in 1..4 if empty(cell(b, row: 1, col: k))]``), drawn
 from the bits in a batch of random playouts, no list made. Not so: an item variable's
 value, a range whose cells go down the bits, a board beyond a word of the index, a game
-of more items than cells. The same
+of more than twice as many items as cells. The same
 moves, states, games, work and calls as Python, on a game that drops discs into the
 columns of a small board."""
 from __future__ import annotations
@@ -97,11 +97,27 @@ def test_cells_and_options_are_picked_by_their_bits():
         .replace("placed == 16", "placed == 81")
     text = kernel.Gen(compiler(big, "big.meeple")(False)).source()
     assert drawn_from_bits(text) == [] and "_bm ? (Id)(" not in text
-    # (more items than cells: they may move among the cells at every turn, the index kept
-    # by each move costing more than the picks spare; as written)
-    more = RULES.replace("1..16", "1..17")
-    text = kernel.Gen(compiler(more, "more.meeple")(False)).source()
-    assert drawn_from_bits(text) == [] and "_bm ? (Id)(" not in text
+    # (a supply a few more than the cells, up to twice as many: each placed about once,
+    # still picked by their bits; more than twice: they may move among the cells at every
+    # turn, seeds sown, the index kept by each move costing more than the picks spare; as
+    # written)
+    for items, bits in ((17, True), (32, True), (33, False)):
+        more = RULES.replace("1..16", f"1..{items}")
+        text = kernel.Gen(compiler(more, "more.meeple")(False)).source()
+        assert (drawn_from_bits(text) == ["c", "k", "r"]) is bits, items
+        assert ("_bm ? (Id)(" in text) is bits, items
+
+
+# (more discs than cells, at most twice as many: the box keeps those never placed)
+SPARE = compiler(RULES.replace("1..16", "1..27"), "spare.meeple")
+
+
+@needs_kernel
+def test_picks_by_bits_with_a_spare_supply_play_as_python():
+    assert drawn_from_bits(kernel.Gen(SPARE(False)).source()) == ["c", "k", "r"]
+    fast, plain = SPARE(True), SPARE(False)
+    assert kernel_plays_as_python(fast, plain, 4) >= 60 and fast.native_fallbacks == 0
+    games_and_work_as_python(SPARE, 20, 6, 20, 1 << 16)
 
 
 @needs_kernel

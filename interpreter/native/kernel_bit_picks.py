@@ -30,8 +30,8 @@ fail (a value V is computed once before, where its computing may fail as the
 reference's at a cell holding an item: the kernel then leaves the move to Python); the
 list's or the range's work is counted as its loop counts it. Where the zones' reads are
 noted (a lasting keep), the index is more than a word or a cell is out of it, or the game
-has more items than the boards have cells (``_one_word``), the loops run as written, and
-the index is kept as it was before the pass tried (``_tried``)."""
+has more than twice as many items as the boards have cells (``_one_word``), the loops
+run as written, and the index is kept as it was before the pass tried (``_tried``)."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -41,6 +41,9 @@ from ...dsl import ast as ir
 from .kernel_reads import counters, reads_of, state
 
 _WORD = 64
+# (the most items a game may have for each cell of its boards where cells are picked by
+# their bits: placed about once each, _one_word)
+_ITEMS_A_CELL = 2
 
 
 class BitPicks:
@@ -192,17 +195,17 @@ class BitPicks:
 
     def _one_word(self, sc: dict) -> bool:
         """Whether the index is one word, the zones' reads are not noted, and the game has
-        no more items than the boards have cells. (The index is kept by every move of an
-        item to or from a cell: a word written, a zone's size tested. Where a game has no
-        more items than its boards have cells, each is placed about once, discs dropped,
-        marks made: the picks took 0.83 of a game of dropped discs' time. Where they
-        outnumber the cells, they move among them at every turn, seeds sown: with the
-        index a sowing game's moves went out of line, 35% more branches mispredicted,
-        for a pick among six pits; there the cells are walked as before,
-        docs/performance.md.)"""
+        at most twice as many items as the boards have cells. (The index is kept by every
+        move of an item to or from a cell: a word written, a zone's size tested. Where a
+        game has about as many items as its boards have cells, each is placed about once,
+        discs dropped, marks made from a supply a few more than the cells: the picks took
+        0.83 of a game of dropped discs' time. Where they are several a cell, they move
+        among the cells at every turn, seeds sown, four a pit: with the index a sowing
+        game's moves went out of line, 35% more branches mispredicted, for a pick among
+        six pits; there the cells are walked as before, docs/performance.md.)"""
         reads = reads_of(sc)
         return (reads is None or reads.through == "s.z") and 0 < self.occupied.n <= _WORD \
-            and self.ni <= self.occupied.n
+            and self.ni <= _ITEMS_A_CELL * self.occupied.n
 
     def _word(self, e, cell: tuple[Callable[[Any], bool], str], board: str, sc: dict) -> str | None:
         """The C++ of the word of the cells that pass ``e``, a test of the cell that
