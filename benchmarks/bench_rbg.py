@@ -36,6 +36,11 @@ into ``RBG2CPP_DIR/bench/<game>/benchmark``::
 The pairs are the same games, not the same descriptions: the rules differ in details
 (see docs/performance.md, "RBG").
 
+Besides each side's best, each round's ratio is printed as their median and the rounds
+Meeple was faster in (``rbg_over_meeple_compact_rounds``): the two run one after the
+other, a round's ratio reads both in about the same second of a shared machine, where
+the best of each may come from different moments.
+
 ``--callgrind`` counts instructions instead, which the load of the machine does not
 change: RBG's benchmark under ``valgrind --tool=callgrind`` (built again for
 ``-march=x86-64-v3`` into ``RBG2CPP_DIR/bench-callgrind/<game>``: valgrind runs no
@@ -52,6 +57,7 @@ import json
 import os
 import re
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -172,11 +178,14 @@ def main() -> None:
         dicts = max(1, int(sized(program, games, False, min(args.ms, 500) / 1000) * args.scale))
         compacts = max(1, int(sized(program, games, True, args.ms / 1000) * args.scale))
         meeple_best, compact_best, rbg_best, depth = float("inf"), float("inf"), 0.0, 0.0
+        paired = []   # (each round's RBG ÷ compact, the two run one after the other)
         for _ in range(args.repeat):
             meeple_best = min(meeple_best, batch(program, dicts))
-            compact_best = min(compact_best, batch(program, compacts, compact=True))
+            spent = batch(program, compacts, compact=True)
+            compact_best = min(compact_best, spent)
             playouts, cpu, depth = rbg_run(exe, args.ms)
             rbg_best = max(rbg_best, playouts / cpu)
+            paired.append((playouts / cpu) / (compacts / spent))
         meeple_rate, compact_rate = dicts / meeple_best, compacts / compact_best
         print(json.dumps({"game": label, "rbg_game": SHARED[label],
                           "meeple_batch_games_per_s": round(meeple_rate, 1),
@@ -184,7 +193,10 @@ def main() -> None:
                           "rbg_games_per_s": round(rbg_best, 1),
                           "meeple_avg_moves": round(meeple_depth, 1), "rbg_avg_moves": round(depth, 1),
                           "rbg_over_meeple": round(rbg_best / meeple_rate, 2),
-                          "rbg_over_meeple_compact": round(rbg_best / compact_rate, 2)},
+                          "rbg_over_meeple_compact": round(rbg_best / compact_rate, 2),
+                          "rbg_over_meeple_compact_rounds": {
+                              "median": round(statistics.median(paired), 3),
+                              "meeple_faster": sum(r < 1 for r in paired), "of": len(paired)}},
                          ensure_ascii=False), flush=True)
 
 
