@@ -446,3 +446,34 @@ def test_a_batch_with_a_failed_game_is_not_counted():
     for totals in (simulation.Tally(2), stats.Balance(2)):
         with pytest.raises(ValueError, match="game 0 of the batch stopped on an error"):
             totals.add_compact(batch)
+
+
+@needs_kernel
+def test_the_compact_form_holds_each_number_once():
+    # (the kernel makes the columns and writes each game's numbers in them, no bytes of
+    # all the numbers copied into them after: a batch's memory at its largest is its
+    # columns', not twice theirs; a kind of move no game made has no column at all)
+    import tracemalloc
+
+    fast, _ = programs(TTT, 2)
+    games, players = 20_000, 2
+    interpreter.playouts(fast, 2, seed=7, compact=True)   # (the kernel built and loaded)
+    tracemalloc.start()
+    try:
+        got = interpreter.playouts(fast, games, seed=7, compact=True)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    held = sum(8 * len(col) for col in (got.moves, got.turns, got.first, got.result_of, got.scores,
+                                        *got.kinds.values()))
+    assert held >= 8 * games * (4 + 2 * players) and peak < 1.25 * held, (peak, held)
+    assert all(isinstance(col, array) and col.typecode == "q" for col in got.kinds.values())
+
+
+@needs_kernel
+def test_the_compact_form_of_no_games_is_empty():
+    fast, _ = programs(TTT, 2)
+    got = interpreter.playouts(fast, 0, seed=7, compact=True)
+    assert len(got) == 0 and got.kinds == {} and got.results == [] and got.errors == {}
+    assert [len(c) for c in (got.moves, got.turns, got.first, got.result_of, got.scores)] == [0] * 5
+    assert got.outcome_counts() == {}

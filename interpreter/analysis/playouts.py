@@ -156,7 +156,8 @@ def _in_kernel(program, games, start, max_moves: int, seeds: Sequence[int], numb
     numbered k where ``numbered``): None for a game it cannot finish; None for all where
     no kernel plays the program or the position, or ``games`` is None. The kernel makes
     each game's dict, its result a copy of the one ``_Results`` made for an equal one.
-    ``numbered`` None: the compact form, (numbers, results) (see ``_compact``)."""
+    ``numbered`` None: the compact form, (columns, results, unfinished) (see
+    ``Compact``)."""
     k = getattr(program, "_kernel", None)
     if k is None or games is None:
         return None
@@ -192,24 +193,21 @@ class Compact:
     ``kinds[kind][i * players + p]``. The arrays are ``array.array('q')``; ``results``
     holds the games' different ``game.result`` dicts (an equal one may recur)."""
 
-    def __init__(self, players: int, games: int, numbers: bytes, results: list, paid: bool, per: int,
-                 names: Sequence[str] = ()):
+    def __init__(self, players: int, games: int, columns: Sequence[array | None], results: list, paid: bool,
+                 per: int, names: Sequence[str] = ()):
         self.players, self.games, self.results, self.payoffs_per = players, games, results, per
         self.errors: dict[int, Exception] = {}
-        cols = []
-        for at, width in ((0, 1), (1, 1), (2, 1), (3, 1), (4, players), (4 + players, players if paid else 0)):
-            cols.append(_column(numbers, at * games, width * games))
+        cols = [col if col is not None else _zeros(width * games)
+                for col, width in zip(columns, (1, 1, 1, 1, players, players if paid else 0))]
         self.moves, self.turns, self.first, self.result_of, self.scores, payoffs = cols
         self.payoffs: array | None = payoffs if paid else None
-        # (the kernel's counts per decision and seat, the decisions of one kind added up)
+        # (the kernel's counts per decision and seat, None where no game made a move at
+        # it, the decisions of one kind added up)
         self.kinds: dict[str, array] = {}
-        at, size = (4 + (2 if paid else 1) * players) * games, games * players
-        for j, name in enumerate(names):
-            col = _column(numbers, at + j * size, size)
-            had = self.kinds.get(name)
-            self.kinds[name] = col if had is None else array("q", map(operator.add, had, col))
-        for name in [k for k, col in self.kinds.items() if col.count(0) == size]:
-            del self.kinds[name]   # (no game made a move of it: not a kind of the batch's)
+        for name, col in zip(names, columns[6:]):
+            if col is not None:
+                had = self.kinds.get(name)
+                self.kinds[name] = col if had is None else array("q", map(operator.add, had, col))
 
     def __len__(self) -> int:
         return self.games
@@ -248,11 +246,9 @@ class Compact:
             self.payoffs[i * n:(i + 1) * n] = array("q", res["payoffs"])
 
 
-def _column(numbers: bytes, at: int, size: int) -> array:
-    """The ``size`` 64-bit numbers of ``numbers`` from the ``at``-th."""
-    col = array("q")
-    col.frombytes(numbers[at * 8:(at + size) * 8])
-    return col
+def _zeros(size: int) -> array:
+    """``size`` 64-bit zeros."""
+    return array("q", [0]) * size
 
 
 def _compact(program, games: int, seed: int, start, max_moves: int, run, first: int = 0) -> Compact:
@@ -265,17 +261,19 @@ def _compact(program, games: int, seed: int, start, max_moves: int, run, first: 
     per = 1 if payoff is None or payoff.per is None else payoff.per
     got = _in_kernel(program, run, start, max_moves, range(seed + first, seed + first + games), None)
     names: Sequence[str] = ()
+    columns: Sequence[array | None] = (None,) * 6
+    unfinished = games
     if got is None:
-        numbers, results = bytes(8 * games * (4 + (2 if paid else 1) * n)), []
+        results = []
     else:
-        numbers, raws = got
+        columns, raws, unfinished = got
         made = _Results.of(program).made
         results = _copies([made(raw) for raw in raws])
         names = _kind_names(program._kernel)
-    out = Compact(n, games, numbers, results, paid, per, names)
-    # (the games the kernel could not finish, found by a scan in C where it played them)
+    out = Compact(n, games, columns, results, paid, per, names)
+    # (the games the kernel could not finish, as many as it says)
     todo = range(games) if got is None else \
-        [i for i, at in enumerate(out.result_of) if at < 0] if -1 in out.result_of else ()
+        [i for i, at in enumerate(out.result_of) if at < 0] if unfinished else ()
     for i in todo:
         seats = [bot_seed(seed, first + i, s) for s in range(n)]
         out._put(i, _python(program, got, seed + first + i, seats, start, max_moves))

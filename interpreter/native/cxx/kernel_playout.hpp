@@ -461,38 +461,80 @@ static PyObject* playout_dict(const St& s, const Playout& o, Results& results, c
     return out;
 }
 
-// The compact answers of a call (no shape): per game its numbers, 64-bit integers in one
-// bytes object, column after column (analysis/playouts.py, Compact): its moves, its turns,
-// its first seat (-1: none), its result's place in the call's list of results (-1: the
-// kernel could not finish it, Python plays it), then per game and seat its score, then
-// (a ruleset with payoffs) per game and seat its payoff, then per decision (site), per
-// game and seat the moves made at it (Playout::counts)
+// The compact answers of a call (no shape): per game its numbers, 64-bit integers, each
+// column an array('q') made here and written in place (analysis/playouts.py, Compact):
+// its moves, its turns, its first seat (-1: none), its result's place in the call's list
+// of results (-1: the kernel could not finish it, Python plays it), per game and seat its
+// score, (a ruleset with payoffs) per game and seat its payoff, then per decision (site)
+// per game and seat the moves made at it (Playout::counts). With them, what Python would
+// otherwise find by reading every game's numbers again: how many games the kernel could
+// not finish, and per decision whether any game made a move at it (else None in its
+// column's place). (Made and written once: fresh memory costs its first writing, a
+// bytes of all the numbers copied into the columns after was about a tenth of a small
+// game's batch, docs/performance.md.)
 struct Compact {
+    static constexpr int NCOLS = 6 + NSITES;
     Py_ssize_t games = 0;
-    PyObject* numbers = nullptr;   // (bytes)
-    long long* at = nullptr;
+    PyObject* cols[NCOLS] = {};   // (array('q') each; payoffs' none without payoffs)
+    long long* at[NCOLS] = {};
+    Py_ssize_t unfinished = 0;
+    unsigned char made[NSITES > 0 ? NSITES : 1] = {};
+    bool ok = false;
     Compact(const Compact&) = delete;
     explicit Compact(Py_ssize_t n) : games(n) {
-        Py_ssize_t width = 4 + NP + (HAS_PAYOFFS ? NP : 0) + (Py_ssize_t)NSITES * NP;
-        numbers = PyBytes_FromStringAndSize(nullptr, width * n * (Py_ssize_t)sizeof(long long));
-        if (numbers) at = (long long*)PyBytes_AS_STRING(numbers);
+        if (n == 0) return;
+        PyObject* mod = PyImport_ImportModule("array");
+        PyObject* one = mod ? PyObject_CallMethod(mod, "array", "s[i]", "q", 0) : nullptr;
+        Py_XDECREF(mod);
+        ok = one != nullptr;
+        for (int c = 0; ok && c < NCOLS; ++c) {
+            const Py_ssize_t width = c < 4 ? 1 : c == 5 && !HAS_PAYOFFS ? 0 : NP;
+            if (width == 0) continue;
+            cols[c] = PySequence_Repeat(one, width * n);   // (zeros: the columns' memory written once more)
+            Py_buffer view;
+            ok = cols[c] && PyObject_GetBuffer(cols[c], &view, PyBUF_WRITABLE) == 0;
+            if (!ok) break;
+            ok = view.itemsize == 8 && view.len == 8 * width * n;
+            at[c] = (long long*)view.buf;   // (the array keeps it: never resized while held here)
+            PyBuffer_Release(&view);
+            if (!ok) PyErr_SetString(PyExc_SystemError, "playouts: an array('q') of 8-byte numbers");
+        }
+        Py_XDECREF(one);
     }
-    ~Compact() { Py_XDECREF(numbers); }
+    ~Compact() {
+        for (PyObject* c : cols) Py_XDECREF(c);
+    }
+    // (columns, results, unfinished): a new reference, or nullptr with Python's error set
+    PyObject* answer(PyObject* results) const {
+        PyObject* out = PyTuple_New(NCOLS);
+        for (int c = 0; out && c < NCOLS; ++c) {
+            PyObject* col = cols[c] && (c < 6 || made[c - 6]) ? cols[c] : Py_None;
+            Py_INCREF(col);
+            PyTuple_SET_ITEM(out, c, col);
+        }
+        PyObject* done = PyLong_FromSsize_t(unfinished);
+        PyObject* both = out && done ? PyTuple_Pack(3, out, results, done) : nullptr;
+        Py_XDECREF(out);
+        Py_XDECREF(done);
+        return both;
+    }
     // game g's numbers (``s`` null: not finished); false with Python's error set
     bool set(const St* s, const Playout& o, Results& results, Py_ssize_t g) {
         Results::Kept* k = s ? results.find(*s) : nullptr;
         if (s && !k) return false;
-        at[g] = s ? (long long)o.moves : 0;
-        at[games + g] = s ? (long long)s->turn : 0;
-        at[2 * games + g] = s ? (long long)o.first : -1;
-        at[3 * games + g] = s ? (long long)k->index : -1;
-        long long* scores = at + 4 * games + g * NP;
-        for (int p = 0; p < NP; ++p) scores[p] = s ? (long long)s->scores[p] : 0;
-        long long* payoffs = at + (4 + NP) * games + g * NP;
-        for (int p = 0; p < (HAS_PAYOFFS ? NP : 0); ++p) payoffs[p] = s ? (long long)s->payoffs[p] : 0;
-        long long* kinds = at + (4 + NP + (HAS_PAYOFFS ? NP : 0)) * games + g * NP;
-        for (int j = 0; j < NSITES; ++j, kinds += games * NP)
-            for (int p = 0; p < NP; ++p) kinds[p] = s ? (long long)o.counts[(size_t)j * NP + p] : 0;
+        unfinished += s ? 0 : 1;
+        at[0][g] = s ? (long long)o.moves : 0;
+        at[1][g] = s ? (long long)s->turn : 0;
+        at[2][g] = s ? (long long)o.first : -1;
+        at[3][g] = s ? (long long)k->index : -1;
+        for (int p = 0; p < NP; ++p) at[4][g * NP + p] = s ? (long long)s->scores[p] : 0;
+        for (int p = 0; p < (HAS_PAYOFFS ? NP : 0); ++p) at[5][g * NP + p] = s ? (long long)s->payoffs[p] : 0;
+        for (int j = 0; j < NSITES; ++j)
+            for (int p = 0; p < NP; ++p) {
+                const long long c = s ? (long long)o.counts[(size_t)j * NP + p] : 0;
+                at[6 + j][g * NP + p] = c;
+                made[j] |= (unsigned char)(c != 0);
+            }
         return true;
     }
 };
@@ -564,7 +606,7 @@ static PyObject* one_playout(const St* from, uint64_t rng, uint64_t* seats, I ma
 // ``shape``: (names, make, seeds, numbered), see Shape. Gives a list with per game its
 // playout's dict where a shape is given, else (result, moves, turns, first, counts); or
 // None where the kernel cannot play it to its end (Python then plays it). ``shape``
-// None: the compact form, (numbers, results): see Compact.
+// None: the compact form, (columns, results, unfinished): see Compact.
 static PyObject* k_playouts(PyObject* self, PyObject* const* args, Py_ssize_t n) {
     long long run[3] = {0, 0, 0};
     bool listed = (n == 2 || n == 3) && PyList_Check(args[0]);
@@ -583,7 +625,7 @@ static PyObject* k_playouts(PyObject* self, PyObject* const* args, Py_ssize_t n)
     Compact numbers(compact ? games : 0);
     Results results;
     PyObject* out = compact ? (results.listed = PyList_New(0)) : PyList_New(games);
-    if (!out || (compact && !numbers.numbers)) {
+    if (!out || (compact && games > 0 && !numbers.ok)) {
         Py_XDECREF(out);
         return nullptr;
     }
@@ -618,7 +660,7 @@ static PyObject* k_playouts(PyObject* self, PyObject* const* args, Py_ssize_t n)
         else PyList_SET_ITEM(out, g, got);
     }
     if (!compact) return out;
-    PyObject* both = PyTuple_Pack(2, numbers.numbers, out);
+    PyObject* answer = numbers.answer(out);
     Py_DECREF(out);   // (results.listed: the tuple holds it now)
-    return both;
+    return answer;
 }
