@@ -469,9 +469,9 @@ static PyObject* playout_dict(const St& s, const Playout& o, Results& results, c
 // per game and seat the moves made at it (Playout::counts). With them, what Python would
 // otherwise find by reading every game's numbers again: how many games the kernel could
 // not finish, and per decision whether any game made a move at it (else None in its
-// column's place). (Made and written once: fresh memory costs its first writing, a
-// bytes of all the numbers copied into the columns after was about a tenth of a small
-// game's batch, docs/performance.md.)
+// column's place). (Made and written once: fresh memory costs its first writing; a
+// bytes of all the numbers, copied into the columns after and the columns scanned, was
+// a fifth to a quarter of a small game's batch, docs/performance.md.)
 struct Compact {
     static constexpr int NCOLS = 6 + NSITES;
     Py_ssize_t games = 0;
