@@ -586,8 +586,8 @@ SLOW = {
 # code paths its other cases also take); the long form, MEEPLE_TESTS=full, runs them all,
 # and so does a run that names its tests (a node id with "::", -k, --lf, --ff, --sw).
 # CI thus runs the same five sixths of those cases never (every fourth until the suite
-# neared CI's 15 minutes on 2 cores): run the long form before a
-# release or after a change to an engine (README, Contributing). WHOLE: the slow tests
+# neared CI's 15 minutes on 2 cores): run the long form before a release or after a
+# change to an engine (README, Contributing). WHOLE: the slow tests
 # whose cases CI runs every one of, each cheap and each its own promise (every ruleset
 # ever shipped loads; every bundled file's IR is valid; every rule is in its rulebook).
 SAMPLE = 6

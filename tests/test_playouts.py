@@ -452,7 +452,7 @@ def test_a_batch_with_a_failed_game_is_not_counted():
 def test_the_compact_form_holds_each_number_once():
     # (the kernel makes the columns and writes each game's numbers in them, no bytes of
     # all the numbers copied into them after: a batch's memory at its largest is its
-    # columns', not twice theirs; a kind of move no game made has no column at all)
+    # columns', not twice theirs)
     import tracemalloc
 
     fast, _ = programs(TTT, 2)

@@ -234,7 +234,7 @@ class Compact:
         for kind, counts in got["kinds"].items():
             col = self.kinds.get(kind)
             if col is None:
-                col = self.kinds[kind] = array("q", bytes(8 * self.games * n))
+                col = self.kinds[kind] = _zeros(self.games * n)
             col[i * n:(i + 1) * n] = array("q", counts)
         if got["error"] is not None:   # (its scores and payoffs: 0 already)
             self.errors[i], self.result_of[i] = got["error"], -1
